@@ -1,0 +1,446 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * schedrep.h - the public API of libschedrep: a portable perf.data reader
+ * that turns a trace from any architecture, byte order, word size and perf
+ * version into one neutral, time-ordered stream of scheduler events.
+ *
+ * Everything outside src/ (the CLI, formats/, replay/) uses this header only.
+ * Conventions (see docs/design.md):
+ *  - fallible calls take 'struct srep_error *err' last and return 0 or a
+ *    negative SREP_E_* code; 'err' is untouched on success;
+ *  - iterators return 1 (got one), 0 (end) or a negative code;
+ *  - pointers returned by accessors are borrowed from their owner and live as
+ *    long as the owner unless the comment says otherwise;
+ *  - the library never prints.
+ */
+#ifndef SCHEDREP_H
+#define SCHEDREP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Errors                                                               */
+/* ------------------------------------------------------------------ */
+
+#define SREP_ERRORS							\
+	_SREP_E(IO,		"input/output error")			\
+	_SREP_E(NOMEM,		"out of memory")			\
+	_SREP_E(NOT_PERF,	"not a perf.data file")			\
+	_SREP_E(TRUNCATED,	"file is truncated")			\
+	_SREP_E(CORRUPT,	"corrupt data")				\
+	_SREP_E(UNSUPPORTED,	"unsupported input")			\
+	_SREP_E(INVAL,		"invalid argument")			\
+	_SREP_E(TRACING,	"bad tracing data")			\
+	_SREP_E(ZSTD,		"decompression failed")			\
+	_SREP_E(JSON,		"bad schedrep JSON")			\
+	_SREP_E(SELECT,		"bad task selection")			\
+	_SREP_E(TIME,		"bad time specification")		\
+	_SREP_E(INTERRUPTED,	"interrupted")				\
+	_SREP_E(LIMIT,		"limit exceeded")
+
+#define _SREP_E(name, text) SREP_E_##name,
+enum srep_errcode {
+	SREP_E_BASE = -100000,	/* never an errno, as libtraceevent does */
+	SREP_ERRORS
+	SREP_E_MAX
+};
+#undef _SREP_E
+
+#define SREP_ERR_PATH_MAX 256
+#define SREP_ERR_MSG_MAX  320
+
+struct srep_error {
+	int code;			/* SREP_E_*, 0 when unset */
+	bool has_offset;
+	uint64_t offset;		/* byte offset in the input */
+	int64_t record_type;		/* perf record type, -1 if unknown */
+	char path[SREP_ERR_PATH_MAX];	/* input name, "" if none */
+	char msg[SREP_ERR_MSG_MAX];	/* what was expected, what was found */
+};
+
+const char *srep_strerror(int code);
+/* "'PATH': offset 0x12: MSG" (parts omitted when unknown); returns length */
+int srep_error__format(const struct srep_error *err, char *buf, size_t size);
+/* Fill 'err' (when non-NULL); returns 'code' so callers can 'return srep_error__set(...)' */
+int srep_error__set(struct srep_error *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* ------------------------------------------------------------------ */
+/* Trace metadata                                                       */
+/* ------------------------------------------------------------------ */
+
+/* Header facts. Strings are NULL and numbers -1 when the trace lacks them. */
+struct srep_meta {
+	const char *path;		/* as given to open ("-" for stdin) */
+	const char *format;		/* "perf.data" or "schedrep-json" */
+	bool pipe_mode;
+	bool big_endian;
+	int word_size;			/* 4 or 8 (from tracing data or arch), 0 unknown */
+	int magic_version;		/* 1 = PERFFILE, 2 = PERFILE2 */
+	uint32_t attr_size;		/* attr entry size in file mode, 0 in pipe mode */
+	uint64_t data_offset, data_size;/* file mode */
+	uint64_t features[4];		/* feature bitmap (pipe mode: features seen) */
+
+	const char *hostname, *osrelease, *perf_version, *arch;
+	const char *cpudesc, *cpuid;
+	int32_t nr_cpus_avail, nr_cpus_online;
+	int64_t total_mem_kb;
+	const char *const *cmdline;	/* perf's argv; NULL if unknown */
+	int nr_cmdline;
+	int64_t clockid;		/* from CLOCKID feature / attr use_clockid, -1 unknown */
+	int64_t clock_res_ns;		/* CLOCKID feature value */
+	bool has_clock_data;
+	uint64_t clock_wall_ns, clock_ref_ns; /* CLOCK_DATA: wall clock and clockid time at one instant */
+	bool has_sample_time;
+	uint64_t sample_time_first, sample_time_last; /* SAMPLE_TIME feature */
+	bool compressed;		/* COMPRESSED feature */
+	uint32_t comp_type, comp_level, comp_ratio, comp_mmap_len;
+	int nr_core_siblings, nr_thread_siblings;
+	const char *const *core_siblings, *const *thread_siblings;
+
+	bool has_tracing;		/* tracing data present */
+	int tracing_long_size, tracing_page_size;
+	bool tracing_big_endian;
+	const char *tracing_version;
+};
+
+/* ------------------------------------------------------------------ */
+/* Events of the neutral model                                          */
+/* ------------------------------------------------------------------ */
+
+enum srep_event_kind {
+	SREP_EV_SWITCH = 1,	/* context switch on a CPU */
+	SREP_EV_WAKEUP,		/* sched_waking / sched_wakeup / sched_wakeup_new */
+	SREP_EV_MIGRATE,	/* task moved between CPUs */
+	SREP_EV_FORK,
+	SREP_EV_EXEC,
+	SREP_EV_EXIT,
+	SREP_EV_FREE,		/* sched_process_free: task struct released */
+	SREP_EV_COMM,		/* comm changed (not by exec), or initial comm */
+	SREP_EV_STAT,		/* sched_stat_runtime/sleep/wait/iowait/blocked */
+	SREP_EV_CPU_IDLE,
+	SREP_EV_CPU_FREQ,
+	SREP_EV_MMAP,		/* MMAP / MMAP2 */
+	SREP_EV_SAMPLE,		/* any other sample: generic */
+	SREP_EV_LOST,		/* LOST / LOST_SAMPLES */
+	SREP_EV_MAX
+};
+
+/* Where the event came from */
+enum srep_event_source {
+	SREP_SRC_TRACEPOINT = 0,	/* a tracepoint sample (RAW) */
+	SREP_SRC_RECORD,		/* a PERF_RECORD_* side-band record */
+	SREP_SRC_SAMPLE,		/* a non-tracepoint sample */
+	SREP_SRC_JSON,			/* read back from schedrep JSON */
+};
+
+enum srep_wakeup_kind { SREP_WAKE_WAKING = 0, SREP_WAKE_WAKEUP, SREP_WAKE_NEW };
+enum srep_stat_kind {
+	SREP_STAT_RUNTIME = 0, SREP_STAT_SLEEP, SREP_STAT_WAIT,
+	SREP_STAT_IOWAIT, SREP_STAT_BLOCKED,
+};
+
+#define SREP_COMM_MAX 32	/* kernel comms are 16 bytes; room for longer ones */
+
+/* event flags */
+#define SREP_EVF_LATE		0x1	/* arrived later than the reorder window allowed */
+#define SREP_EVF_PREEMPT	0x2	/* switch: prev was preempted (runnable, "R+") */
+#define SREP_EVF_SWITCH_OUT	0x4	/* switch from a SWITCH record: the switch-out half */
+#define SREP_EVF_SWITCH_IN	0x8	/* switch from a SWITCH record: the switch-in half */
+#define SREP_EVF_EXEC_COMM	0x10	/* comm: set by exec */
+#define SREP_EVF_NO_TIME	0x20	/* the record carried no timestamp */
+
+struct srep_switch {
+	int32_t prev_pid, prev_tid;	/* -1: not known (per-task SWITCH records) */
+	int32_t next_pid, next_tid;
+	int32_t prev_prio, next_prio;	/* kernel prio (0..139), INT32_MIN unknown */
+	char prev_state;		/* R S D T t X Z P I, '?' unknown */
+	char prev_comm[SREP_COMM_MAX], next_comm[SREP_COMM_MAX];
+};
+
+struct srep_wakeup {
+	enum srep_wakeup_kind kind;
+	int32_t pid, tid;		/* the woken task */
+	int32_t prio;
+	int32_t target_cpu;		/* -1 unknown */
+	int32_t success;		/* old kernels' 'success' field, -1 absent */
+	char comm[SREP_COMM_MAX];
+};
+
+struct srep_migrate {
+	int32_t pid, tid, prio;
+	int32_t orig_cpu, dest_cpu;
+	char comm[SREP_COMM_MAX];
+};
+
+struct srep_fork {
+	int32_t parent_pid, parent_tid;
+	int32_t child_pid, child_tid;
+	char parent_comm[SREP_COMM_MAX], child_comm[SREP_COMM_MAX];
+};
+
+struct srep_exec {
+	int32_t pid, tid, old_tid;
+	char comm[SREP_COMM_MAX];	/* comm after exec, "" if unknown */
+	const char *filename;		/* "" if unknown */
+};
+
+struct srep_exit {			/* EXIT and FREE */
+	int32_t pid, tid, ppid, ptid;
+	int32_t prio;
+	char comm[SREP_COMM_MAX];
+};
+
+struct srep_comm {
+	int32_t pid, tid;
+	char comm[SREP_COMM_MAX];
+};
+
+struct srep_stat {
+	enum srep_stat_kind kind;
+	int32_t pid, tid;
+	uint64_t value;			/* runtime or delay, ns */
+	uint64_t vruntime;		/* runtime only */
+	char comm[SREP_COMM_MAX];
+};
+
+struct srep_cpu_state {			/* CPU_IDLE and CPU_FREQ */
+	int32_t cpu;
+	int64_t state;			/* idle state (-1 = leaving idle) or kHz */
+};
+
+struct srep_mmap {
+	int32_t pid, tid;
+	uint64_t addr, len, pgoff;
+	uint32_t prot, flags;
+	uint8_t build_id_size;		/* 0: none */
+	uint8_t build_id[20];
+	const char *filename;
+};
+
+struct srep_lost {
+	bool samples;			/* LOST_SAMPLES (else LOST) */
+	uint64_t id;
+	uint64_t lost;
+};
+
+/*
+ * One event. Borrowed from the session: valid until the next call of
+ * srep_session__next_event() on it.
+ */
+struct srep_event {
+	enum srep_event_kind kind;
+	enum srep_event_source source;
+	uint32_t flags;			/* SREP_EVF_* */
+	uint64_t time;			/* perf clock, ns; 0 if none */
+	int32_t cpu;			/* -1 unknown */
+	int32_t pid, tid;		/* task current on the CPU when recorded, -1 unknown */
+	int32_t evsel;			/* index of the event description, -1 none */
+	uint64_t ip, period, addr;
+	uint32_t nr_callchain;
+	const uint64_t *callchain;	/* host order, context markers included */
+	union {
+		struct srep_switch sw;
+		struct srep_wakeup wake;
+		struct srep_migrate migrate;
+		struct srep_fork fork;
+		struct srep_exec exec;
+		struct srep_exit exit;
+		struct srep_comm comm;
+		struct srep_stat stat;
+		struct srep_cpu_state cpu_state;
+		struct srep_mmap mmap;
+		struct srep_lost lost;
+	} u;
+	const void *priv;		/* library-internal: field access */
+};
+
+/* callchain context markers (values inside ->callchain) */
+#define SREP_CONTEXT_HV			((uint64_t)-32)
+#define SREP_CONTEXT_KERNEL		((uint64_t)-128)
+#define SREP_CONTEXT_USER		((uint64_t)-512)
+#define SREP_CONTEXT_GUEST		((uint64_t)-2048)
+#define SREP_CONTEXT_GUEST_KERNEL	((uint64_t)-2176)
+#define SREP_CONTEXT_GUEST_USER		((uint64_t)-2560)
+#define SREP_CONTEXT_MAX		((uint64_t)-4095)
+
+const char *srep_event_kind_name(enum srep_event_kind kind);	/* "switch", ... */
+
+/* ---- decoded tracepoint fields of an event (all of them, lossless) ---- */
+
+enum srep_field_kind { SREP_FIELD_INT = 0, SREP_FIELD_UINT, SREP_FIELD_STR, SREP_FIELD_ARRAY };
+
+struct srep_field {
+	const char *name;
+	enum srep_field_kind kind;
+	int64_t i;			/* INT */
+	uint64_t u;			/* UINT */
+	const char *str;		/* STR: not NUL-terminated, 'len' bytes */
+	size_t len;
+	uint32_t nr_elems;		/* ARRAY */
+	uint32_t elem_size;		/* 1, 2, 4 or 8 */
+	bool elem_signed;
+	const void *elems;		/* read them with srep_field__elem() */
+	bool elems_swap;
+};
+
+/* number of tracepoint fields of the event (0 for records and plain samples) */
+int srep_event__nr_fields(const struct srep_event *ev);
+/* field 'idx'; returns 0 or SREP_E_INVAL */
+int srep_event__field(const struct srep_event *ev, int idx, struct srep_field *out);
+/* find by name; returns 1 found, 0 not */
+int srep_event__field_by_name(const struct srep_event *ev, const char *name,
+			      struct srep_field *out);
+uint64_t srep_field__elem(const struct srep_field *f, uint32_t idx);
+
+/* ------------------------------------------------------------------ */
+/* Tasks                                                                */
+/* ------------------------------------------------------------------ */
+
+struct srep_task;
+
+int32_t srep_task__pid(const struct srep_task *t);	/* process (tgid), -1 unknown */
+int32_t srep_task__tid(const struct srep_task *t);
+int32_t srep_task__ppid(const struct srep_task *t);	/* parent process, -1 unknown */
+int32_t srep_task__ptid(const struct srep_task *t);	/* parent thread, -1 unknown */
+const char *srep_task__comm(const struct srep_task *t);	/* latest comm, "" if none */
+size_t srep_task__nr_comms(const struct srep_task *t);
+const char *srep_task__comm_at(const struct srep_task *t, size_t idx, uint64_t *time);
+uint64_t srep_task__first_seen(const struct srep_task *t);	/* 0 never */
+uint64_t srep_task__last_seen(const struct srep_task *t);
+uint64_t srep_task__fork_time(const struct srep_task *t);	/* 0 not seen */
+uint64_t srep_task__exit_time(const struct srep_task *t);	/* 0 not seen */
+size_t srep_task__index(const struct srep_task *t);		/* creation order */
+/* true when 'comm' (exact or fnmatch glob) equals any comm the task ever had */
+bool srep_task__matches_comm(const struct srep_task *t, const char *pattern);
+
+/* ------------------------------------------------------------------ */
+/* Sessions                                                             */
+/* ------------------------------------------------------------------ */
+
+struct srep_session;
+
+/* open flags */
+#define SREP_OPEN_COUNT_ONLY	0x1	/* only count records (srep_session__count) */
+#define SREP_OPEN_PRESCAN	0x2	/* build the whole task table before the first event */
+
+struct srep_open_opts {
+	unsigned flags;
+	size_t reorder_bytes;		/* reorder window; 0 = SREP_REORDER_DEFAULT */
+	/* warnings the session can step over (skipped bytes, late events, ...) */
+	void (*diag)(void *arg, const struct srep_error *warning);
+	void *diag_arg;
+};
+
+#define SREP_REORDER_DEFAULT (32u << 20)
+
+/* Open a perf.data (file or pipe mode), or schedrep JSON; path "-" is stdin. */
+int srep_session__open(struct srep_session **out, const char *path,
+		       const struct srep_open_opts *opts, struct srep_error *err);
+void srep_session__delete(struct srep_session *s);	/* NULL is fine */
+
+const struct srep_meta *srep_session__meta(const struct srep_session *s);
+
+/* Next event in time order: 1 got one, 0 end of trace, < 0 error */
+int srep_session__next_event(struct srep_session *s, const struct srep_event **ev,
+			     struct srep_error *err);
+/* Read the rest of the input only counting records (statistics below) */
+int srep_session__count(struct srep_session *s, struct srep_error *err);
+/* Start again from the first event (input copied to a temporary file if it was a pipe) */
+int srep_session__rewind(struct srep_session *s, struct srep_error *err);
+
+/* bytes of input consumed and total (0 if unknown): for progress bars */
+void srep_session__progress(const struct srep_session *s, uint64_t *done, uint64_t *total);
+
+/* ---- event descriptions (perf's evsels) ---- */
+size_t srep_session__nr_evsels(const struct srep_session *s);
+const char *srep_session__evsel_name(const struct srep_session *s, size_t idx);
+uint64_t srep_session__evsel_samples(const struct srep_session *s, size_t idx);
+uint64_t srep_session__evsel_lost_samples(const struct srep_session *s, size_t idx);
+/* perf_event_attr basics of the event */
+uint32_t srep_session__evsel_type(const struct srep_session *s, size_t idx);
+uint64_t srep_session__evsel_config(const struct srep_session *s, size_t idx);
+uint64_t srep_session__evsel_sample_type(const struct srep_session *s, size_t idx);
+
+/* ---- tasks ---- */
+size_t srep_session__nr_tasks(const struct srep_session *s);
+const struct srep_task *srep_session__task(const struct srep_session *s, size_t idx);
+/* the newest task with this tid, NULL if none */
+const struct srep_task *srep_session__find_task(const struct srep_session *s, int32_t tid);
+
+/* ---- statistics ---- */
+#define SREP_NR_RECORD_TYPES 128
+
+struct srep_stats {
+	uint64_t records[SREP_NR_RECORD_TYPES];	/* by perf record type */
+	uint64_t unknown_records;		/* types >= SREP_NR_RECORD_TYPES */
+	uint64_t total_records;
+	uint64_t lost;				/* sum of LOST.lost */
+	uint64_t lost_samples;			/* sum of LOST_SAMPLES.lost */
+	uint64_t lost_time_ns;			/* union of loss intervals (see docs) */
+	uint64_t first_time, last_time;		/* of timestamped events; 0 none */
+	uint64_t events;			/* neutral events delivered */
+	uint64_t late_events;			/* beyond the reorder window */
+	uint64_t skipped_records;		/* unreadable records stepped over */
+	uint64_t skipped_bytes;			/* bytes skipped to resynchronise */
+	uint64_t bytes;				/* input bytes consumed */
+	uint64_t decompressed_bytes;
+};
+
+const struct srep_stats *srep_session__stats(const struct srep_session *s);
+/* perf's name for a record type ("SAMPLE", "ATTR", ...), NULL if unknown */
+const char *srep_record_type_name(uint32_t type);
+
+/* ------------------------------------------------------------------ */
+/* Task selection (shared by convert, replay, compare)                  */
+/* ------------------------------------------------------------------ */
+
+struct srep_selection;
+
+/*
+ * SEL syntax: all digits = a pid (the whole process); "tid:N" = one thread;
+ * "comm:NAME" = a comm (for comms made of digits); anything else = a comm or
+ * fnmatch(3) glob matched against every comm the task ever had.
+ */
+int srep_selection__new(struct srep_selection **out, struct srep_error *err);
+void srep_selection__delete(struct srep_selection *sel);
+int srep_selection__add_only(struct srep_selection *sel, const char *spec, struct srep_error *err);
+int srep_selection__add_exclude(struct srep_selection *sel, const char *spec, struct srep_error *err);
+void srep_selection__set_children(struct srep_selection *sel, bool children);
+/* true when nothing was asked for (everything selected) */
+bool srep_selection__is_empty(const struct srep_selection *sel);
+/*
+ * Resolve against a session's task table (PRESCAN it, or call this after the
+ * last event); afterwards srep_selection__has_tid() answers per tid.
+ */
+int srep_selection__resolve(struct srep_selection *sel, const struct srep_session *s,
+			    struct srep_error *err);
+bool srep_selection__has_task(const struct srep_selection *sel, const struct srep_task *t);
+bool srep_selection__has_tid(const struct srep_selection *sel, int32_t tid);
+
+/* ------------------------------------------------------------------ */
+/* Time specifications (shared)                                         */
+/* ------------------------------------------------------------------ */
+
+/*
+ * "0.5" = seconds after the trace's first event; "@5170.123456" = absolute
+ * perf timestamp in seconds. Returns absolute ns in *out.
+ */
+int srep_time__parse(const char *spec, uint64_t trace_start_ns, uint64_t *out,
+		     struct srep_error *err);
+/* "FROM,TO" with either side optional ("0.5," or ",2"); missing = 0 / UINT64_MAX */
+int srep_time__parse_range(const char *spec, uint64_t trace_start_ns, uint64_t *from,
+			   uint64_t *to, struct srep_error *err);
+/* duration: "10ms", "1.5s", "200us", "500ns", plain number = seconds */
+int srep_duration__parse(const char *spec, uint64_t *out_ns, struct srep_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SCHEDREP_H */

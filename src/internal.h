@@ -114,7 +114,7 @@ static inline bool attr_flag(const struct perf_attr *a, unsigned bit)
 }
 
 /* decode an attr of 'size' bytes (any size) in the file's byte order */
-void attr_decode(struct perf_attr *out, const uint8_t *p, size_t size, bool swap);
+void attr_decode(struct perf_attr *out, const uint8_t *p, size_t size, bool big_endian);
 #define PERF_ATTR_SIZE_VER0 64
 
 /* ---- event descriptions (evsels) ---- */
@@ -197,6 +197,8 @@ struct oq_entry {
 	uint8_t *data;			/* copy of the record (in the arena) */
 	uint32_t size;
 	int32_t evsel;
+	int32_t cpu;
+	bool late;			/* older than what was already delivered */
 	struct oq_chunk *chunk;
 };
 
@@ -219,6 +221,7 @@ struct order_queue {
 	uint64_t seq;
 	uint64_t max_time;		/* largest time queued */
 	uint64_t round_limit;		/* entries <= this may go (FINISHED_ROUND rule) */
+	uint64_t round_pending;		/* max_time at the last round: the next limit */
 	uint64_t last_out;		/* time of the last entry delivered */
 	uint64_t nr_queued;
 	bool flush_all;			/* EOF: everything may go */
@@ -304,6 +307,14 @@ struct srep_task *task_new(struct task_table *tt, int32_t tid);
 int task_set_comm(struct srep_task *t, const char *comm, uint64_t time);
 void task_seen(struct srep_task *t, uint64_t time);
 
+/* field access behind srep_event.priv */
+struct ev_fields {
+	const struct tp_event *tpe;	/* perf.data: decode from the raw payload */
+	const uint8_t *raw;
+	uint32_t raw_size;
+	const struct jsonin_fields *jf;	/* schedrep JSON: decoded fields */
+};
+
 /* ---- the session ---- */
 struct srep_session {
 	char *path;
@@ -314,8 +325,8 @@ struct srep_session {
 	bool json;			/* schedrep JSON input (jsonin.c) */
 	struct jsonin *jin;
 	struct srep_meta meta;
-	char **strings;			/* owned copies behind meta's pointers */
-	size_t nr_strings, cap_strings;
+	void **owned;			/* blocks behind meta's pointers, freed at delete */
+	size_t nr_owned, cap_owned;
 
 	struct evsel *evsels;
 	size_t nr_evsels, cap_evsels;
@@ -336,21 +347,34 @@ struct srep_session {
 	uint64_t dc_off;		/* offset of the COMPRESSED record being expanded */
 	struct order_queue q;
 	bool eof;
+	bool count_only;		/* counting: nothing is queued */
+	bool evsels_dirty;		/* attrs or tracing data arrived: finish before samples */
+	bool pop_pending;		/* the delivered entry leaves the queue on the next call */
+	struct oq_entry direct;		/* a record delivered without queueing (no time) */
+	bool damaged;			/* something was skipped: the CLI exits 1 */
+	bool seen_kernel_record;
+	bool google_legacy;		/* ChromiumOS perf 3.3 in-band header records */
+	bool warned_unknown_id;
 
 	struct srep_stats stats;
 	struct task_table tasks;
 
-	/* data-loss intervals, per CPU (see docs/info.md) */
-	uint64_t *cpu_last_sample;	/* by cpu: time of the last sample */
-	uint8_t *cpu_loss_open;		/* by cpu: a loss waits for its next sample */
-	size_t nr_loss_cpus;
-	uint64_t loss_start_open;	/* start of the loss interval being merged */
-	uint64_t loss_end_open;
+	/* data-loss intervals (docs/info.md): per CPU slot (cpu + 1; slot 0 = unknown CPU) */
+	uint64_t *loss_last_sample;	/* time of the last sample */
+	uint64_t *loss_open;		/* start of an interval waiting for its next sample, 0 none */
+	size_t nr_loss_slots;
+	struct loss_interval { uint64_t start, end; } *losses;
+	size_t nr_losses, cap_losses;
+
+	/* tasks: after a prescan the complete table is kept apart from the live one */
+	struct task_table prescanned;
+	bool has_prescan;
+	bool rewound;			/* header-like records were applied already */
 
 	/* the event handed out */
 	struct srep_event ev;
 	struct sample cur_sample;
-	struct evsel *cur_evsel;
+	struct ev_fields cur_fields;
 	uint64_t *chain_buf;
 	size_t chain_cap;
 	char *str_buf;			/* exec filename / mmap filename */
@@ -367,6 +391,8 @@ void sess_warn(struct srep_session *s, int code, uint64_t off, int64_t rec_type,
 
 /* owned string behind a meta pointer (NULL on ENOMEM) */
 const char *sess_strdup(struct srep_session *s, const char *str, size_t len);
+/* the session frees 'p' when it is deleted; returns p (NULL: p freed, ENOMEM) */
+void *sess_keep(struct srep_session *s, void *p);
 
 /* evsels (evsel.c) */
 struct evsel *evsel_add(struct srep_session *s, const struct perf_attr *attr,
@@ -388,6 +414,8 @@ int evsels_finish(struct srep_session *s, struct srep_error *err);
 int header_read(struct srep_session *s, struct srep_error *err);
 int feature_parse(struct srep_session *s, unsigned feat, const uint8_t *p, size_t len,
 		  uint64_t off, struct srep_error *err);
+/* build-id entries (feature 2, and HEADER_BUILD_ID record bodies) */
+int feature_build_ids(struct srep_session *s, struct srep_cur *c, struct srep_error *err);
 void meta_set_word_size(struct srep_session *s);
 
 /* tracepoints (tp.c): the only caller of libtraceevent */
@@ -406,21 +434,20 @@ int tp_field(const struct tp_event *tpe, const uint8_t *raw, uint32_t raw_size, 
 int tp_field_by_name(const struct tp_event *tpe, const uint8_t *raw, uint32_t raw_size,
 		     const char *name, struct srep_field *out);
 
-/* records (records.c): read the stream until an event can be delivered */
+/*
+ * records (records.c): read the stream until a record can be delivered in
+ * time order; 1 = *out is valid until records_next() is called again, 0 = end.
+ */
 int records_next(struct srep_session *s, const struct oq_entry **out, struct srep_error *err);
+/* read the rest of the stream only counting records */
 int records_count_all(struct srep_session *s, struct srep_error *err);
+void records_reset(struct srep_session *s);
 
 /* model (model.c): turn a delivered record into the neutral event */
 int model_decode(struct srep_session *s, const struct oq_entry *e, bool *has_event,
 		 struct srep_error *err);
-void model_note_loss(struct srep_session *s);
-
-/* field access behind srep_event.priv */
-struct ev_fields {
-	const struct tp_event *tpe;	/* perf.data: decode from the raw payload */
-	const uint8_t *raw;
-	uint32_t raw_size;
-	const struct jsonin_fields *jf;	/* schedrep JSON: decoded fields */
-};
+/* union of the loss intervals, ns (stats.lost_time_ns) */
+uint64_t model_lost_time(struct srep_session *s);
+void model_reset(struct srep_session *s);
 
 #endif /* SREP_INTERNAL_H */

@@ -380,6 +380,7 @@ const struct srep_task *srep_session__find_task(const struct srep_session *s, in
 struct srep_stats {
 	uint64_t records[SREP_NR_RECORD_TYPES];	/* by perf record type */
 	uint64_t unknown_records;		/* types >= SREP_NR_RECORD_TYPES */
+	uint64_t google_legacy_records;		/* in-band features of ChromiumOS perf 3.3 */
 	uint64_t total_records;
 	uint64_t lost;				/* sum of LOST.lost */
 	uint64_t lost_samples;			/* sum of LOST_SAMPLES.lost */

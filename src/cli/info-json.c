@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * info-json.c - "schedrep info --json" (schema: docs/info.md). A small
+ * document: built with cJSON.
+ */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+
+#include "cli.h"
+
+int info_json(const struct srep_session *s, bool stats_only, const uint64_t *kinds);
+
+static cJSON *str_or_null(const char *v)
+{
+	return v ? cJSON_CreateString(v) : cJSON_CreateNull();
+}
+
+static cJSON *num_or_null(int64_t v)
+{
+	return v >= 0 ? cJSON_CreateNumber((double)v) : cJSON_CreateNull();
+}
+
+/* counts can exceed 2^53 only in theory; cJSON stores doubles */
+static void add_u64(cJSON *o, const char *key, uint64_t v)
+{
+	cJSON_AddItemToObject(o, key, cJSON_CreateNumber((double)v));
+}
+
+static void add_header(cJSON *root, const struct srep_meta *m)
+{
+	cJSON *cmd;
+	int i;
+
+	cJSON_AddItemToObject(root, "file", cJSON_CreateString(m->path));
+	cJSON_AddItemToObject(root, "input_format", cJSON_CreateString(m->format));
+	cJSON_AddItemToObject(root, "mode", cJSON_CreateString(m->pipe_mode ? "pipe" : "file"));
+	cJSON_AddItemToObject(root, "arch", str_or_null(m->arch));
+	cJSON_AddItemToObject(root, "byte_order", cJSON_CreateString(m->big_endian ? "big" : "little"));
+	cJSON_AddItemToObject(root, "word_size", m->word_size ? cJSON_CreateNumber(m->word_size * 8)
+							      : cJSON_CreateNull());
+	cJSON_AddItemToObject(root, "perf_version", str_or_null(m->perf_version));
+	cJSON_AddItemToObject(root, "kernel", str_or_null(m->osrelease));
+	cJSON_AddItemToObject(root, "hostname", str_or_null(m->hostname));
+	cJSON_AddItemToObject(root, "nr_cpus_online", num_or_null(m->nr_cpus_online));
+	cJSON_AddItemToObject(root, "nr_cpus_avail", num_or_null(m->nr_cpus_avail));
+	cJSON_AddItemToObject(root, "cpudesc", str_or_null(m->cpudesc));
+	cJSON_AddItemToObject(root, "cpuid", str_or_null(m->cpuid));
+	cJSON_AddItemToObject(root, "total_mem_kb", num_or_null(m->total_mem_kb));
+	cJSON_AddItemToObject(root, "clockid", num_or_null(m->clockid));
+	if (m->cmdline) {
+		cmd = cJSON_AddArrayToObject(root, "cmdline");
+		for (i = 0; i < m->nr_cmdline; i++)
+			cJSON_AddItemToArray(cmd, cJSON_CreateString(m->cmdline[i]));
+	} else {
+		cJSON_AddNullToObject(root, "cmdline");
+	}
+	cJSON_AddItemToObject(root, "compressed", cJSON_CreateBool(m->compressed));
+}
+
+static void add_counts(cJSON *root, const struct srep_session *s)
+{
+	const struct srep_stats *st = srep_session__stats(s);
+	cJSON *rec = cJSON_AddObjectToObject(root, "records");
+	cJSON *evs = cJSON_AddObjectToObject(root, "events");
+	cJSON *lost = cJSON_AddObjectToObject(root, "lost_samples_by_event");
+	const char *name;
+	cJSON *item;
+	size_t i;
+
+	for (i = 0; i < SREP_NR_RECORD_TYPES; i++) {
+		name = srep_record_type_name((uint32_t)i);
+		if (st->records[i])
+			add_u64(rec, name ? name : "UNKNOWN", st->records[i]);
+	}
+	add_u64(root, "total_records", st->total_records);
+	add_u64(root, "unknown_records", st->unknown_records);
+	add_u64(root, "google_legacy_records", st->google_legacy_records);
+	for (i = 0; i < srep_session__nr_evsels(s); i++) {
+		uint64_t n = srep_session__evsel_samples(s, i);
+		uint64_t l = srep_session__evsel_lost_samples(s, i);
+
+		name = srep_session__evsel_name(s, i);
+		/* two events may share a name (same event opened twice): their counts add up */
+		if (n) {
+			item = cJSON_GetObjectItemCaseSensitive(evs, name);
+			if (item)
+				cJSON_SetNumberValue(item, item->valuedouble + (double)n);
+			else
+				add_u64(evs, name, n);
+		}
+		if (l)
+			add_u64(lost, name, l);
+	}
+}
+
+static void add_model(cJSON *root, const struct srep_session *s, const uint64_t *kinds)
+{
+	const struct srep_stats *st = srep_session__stats(s);
+	cJSON *t = cJSON_AddObjectToObject(root, "time");
+	cJSON *k = cJSON_AddObjectToObject(root, "model_events");
+	int i;
+
+	if (st->first_time) {
+		add_u64(t, "first_ns", st->first_time);
+		add_u64(t, "last_ns", st->last_time);
+		add_u64(t, "span_ns", st->last_time - st->first_time);
+	}
+	add_u64(root, "tasks", srep_session__nr_tasks(s));
+	for (i = 1; i < SREP_EV_MAX; i++) {
+		if (kinds[i])
+			add_u64(k, srep_event_kind_name(i), kinds[i]);
+	}
+	add_u64(root, "late_events", st->late_events);
+}
+
+static void add_loss(cJSON *root, const struct srep_session *s, bool stats_only)
+{
+	const struct srep_stats *st = srep_session__stats(s);
+	cJSON *l = cJSON_AddObjectToObject(root, "lost");
+	uint64_t span = st->last_time - st->first_time;
+
+	add_u64(l, "lost_events", st->lost);
+	add_u64(l, "lost_samples", st->lost_samples);
+	if (stats_only)
+		return;
+	add_u64(l, "lost_time_ns", st->lost_time_ns);
+	cJSON_AddItemToObject(l, "data_loss_pct", span ?
+			      cJSON_CreateNumber(100.0 * (double)st->lost_time_ns / (double)span) :
+			      cJSON_CreateNull());
+}
+
+int info_json(const struct srep_session *s, bool stats_only, const uint64_t *kinds)
+{
+	const struct srep_stats *st = srep_session__stats(s);
+	cJSON *root = cJSON_CreateObject(), *dmg;
+	char *text;
+
+	if (!root)
+		return EXIT_FAIL;
+	cJSON_AddStringToObject(root, "format", "schedrep-info");
+	cJSON_AddNumberToObject(root, "version", 1);
+	add_header(root, srep_session__meta(s));
+	add_counts(root, s);
+	if (!stats_only)
+		add_model(root, s, kinds);
+	add_loss(root, s, stats_only);
+	dmg = cJSON_AddObjectToObject(root, "damage");
+	add_u64(dmg, "skipped_records", st->skipped_records);
+	add_u64(dmg, "skipped_bytes", st->skipped_bytes);
+	text = cJSON_Print(root);
+	cJSON_Delete(root);
+	if (!text)
+		return EXIT_FAIL;
+	puts(text);
+	free(text);
+	return EXIT_OK;
+}

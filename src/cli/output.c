@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * output.c - atomic output files, interruption, and the progress line.
+ *
+ * An output is written to a temporary file beside its target and renamed
+ * into place only when complete: an error or Ctrl-C never leaves half a
+ * file. The signal handler removes the temporary file; that path and the
+ * interrupt flag are the CLI's only globals.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+volatile sig_atomic_t cli_interrupted;
+static char tracked_tmp[4096];
+
+static void on_signal(int sig)
+{
+	cli_interrupted = 1;
+	if (tracked_tmp[0])
+		unlink(tracked_tmp);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void cli_signals_install(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+void cli_signals_track(const char *tmp_path)
+{
+	sigset_t block, old;
+
+	/* the handler must never see a half-copied path */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	snprintf(tracked_tmp, sizeof(tracked_tmp), "%s", tmp_path ? tmp_path : "");
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+char *cli_default_output(const char *input, const char *suffix)
+{
+	const char *base = strrchr(input, '/'), *dot;
+	size_t stem;
+	char *out;
+
+	base = base ? base + 1 : input;
+	dot = strrchr(base, '.');
+	stem = dot && dot != base ? (size_t)(dot - input) : strlen(input);
+	if (!strcmp(input, "-"))
+		return strdup("-");
+	out = malloc(stem + strlen(suffix) + 1);
+	if (!out)
+		return NULL;
+	memcpy(out, input, stem);
+	strcpy(out + stem, suffix);
+	return out;
+}
+
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return a && b && strcmp(a, "-") && stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
+	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+int cli_out_open(struct cli_out *o, const char *path, const char *input_path,
+		 struct srep_error *err)
+{
+	const char *slash;
+	int fd;
+
+	memset(o, 0, sizeof(*o));
+	if (!strcmp(path, "-")) {
+		o->f = stdout;
+		return 0;
+	}
+	if (same_file(path, input_path))
+		return srep_error__set(err, SREP_E_INVAL, "'%s': refusing to overwrite the input", path);
+	o->path = strdup(path);
+	slash = strrchr(path, '/');
+	if (!o->path || asprintf(&o->tmp, "%.*s.schedrep-tmp-XXXXXX",
+				 (int)(slash ? slash - path + 1 : 0), path) < 0)
+		return srep_error__set(err, SREP_E_NOMEM, "no memory");
+	fd = mkstemp(o->tmp);
+	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+		srep_error__set(err, SREP_E_IO, "'%s': cannot create a file beside it: %s", path,
+				strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		free(o->tmp);
+		o->tmp = NULL;
+		return SREP_E_IO;
+	}
+	cli_signals_track(o->tmp);
+	return 0;
+}
+
+int cli_out_commit(struct cli_out *o, struct srep_error *err)
+{
+	mode_t mask;
+	int failed;
+
+	if (o->f == stdout)
+		return fflush(stdout) ? srep_error__set(err, SREP_E_IO, "cannot write standard output: %s",
+							strerror(errno)) : 0;
+	/* new files get the usual mode (mkstemp made it 0600) */
+	mask = umask(0);
+	umask(mask);
+	fchmod(fileno(o->f), 0666 & ~mask);
+	failed = fflush(o->f) || ferror(o->f);
+	failed |= fclose(o->f) != 0;
+	o->f = NULL;
+	if (failed || rename(o->tmp, o->path)) {
+		srep_error__set(err, SREP_E_IO, "'%s': cannot write: %s", o->path, strerror(errno));
+		cli_out_abort(o);
+		return SREP_E_IO;
+	}
+	cli_signals_track(NULL);
+	free(o->tmp);
+	free(o->path);
+	memset(o, 0, sizeof(*o));
+	return 0;
+}
+
+void cli_out_abort(struct cli_out *o)
+{
+	if (o->f && o->f != stdout)
+		fclose(o->f);
+	if (o->tmp)
+		unlink(o->tmp);
+	cli_signals_track(NULL);
+	free(o->tmp);
+	free(o->path);
+	memset(o, 0, sizeof(*o));
+}
+
+/* ---- progress ---- */
+
+#define PROGRESS_MIN_BYTES (64u << 20)	/* smaller inputs finish before a line is useful */
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void cli_progress_init(struct cli_progress *p, const char *what, uint64_t total_bytes, int force)
+{
+	p->what = what;
+	p->last_ns = 0;
+	if (force >= 0)
+		p->on = force;
+	else
+		p->on = !cli_quiet && isatty(STDERR_FILENO) && total_bytes >= PROGRESS_MIN_BYTES;
+}
+
+void cli_progress_update(struct cli_progress *p, const struct srep_session *s)
+{
+	uint64_t t, done, total;
+
+	if (!p->on)
+		return;
+	t = now_ns();
+	if (t - p->last_ns < 200000000ull)
+		return;
+	p->last_ns = t;
+	srep_session__progress(s, &done, &total);
+	if (total)
+		fprintf(stderr, "\r%s: %5.1f%% of %.1f MB", p->what, 100.0 * (double)done / (double)total,
+			(double)total / 1e6);
+	else
+		fprintf(stderr, "\r%s: %.1f MB", p->what, (double)done / 1e6);
+}
+
+void cli_progress_done(struct cli_progress *p)
+{
+	if (p->on && p->last_ns)
+		fprintf(stderr, "\r\033[K");
+}

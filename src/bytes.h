@@ -65,8 +65,11 @@ static inline bool srep_get_uint(const void *p, unsigned size, bool swap, uint64
 /* sign-extend the low 'size' bytes of v */
 static inline int64_t srep_sign_extend(uint64_t v, unsigned size)
 {
-	unsigned shift = size >= 8 ? 0 : 64 - 8 * size;
+	unsigned shift;
 
+	if (!size)
+		return 0;
+	shift = size >= 8 ? 0 : 64 - 8 * size;
 	return (int64_t)(v << shift) >> shift;
 }
 

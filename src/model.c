@@ -156,6 +156,8 @@ uint64_t model_lost_time(struct srep_session *s)
 	uint64_t total = 0, start = 0, end = 0;
 	size_t i;
 
+	if (!s->nr_losses)
+		return 0;
 	qsort(s->losses, s->nr_losses, sizeof(*s->losses), cmp_loss);
 	for (i = 0; i < s->nr_losses; i++) {
 		if (i && s->losses[i].start <= end) {
@@ -212,7 +214,8 @@ static void fork_task(struct srep_session *s, const struct srep_fork *f, uint64_
 	struct srep_task *parent = task_find(&s->tasks, f->parent_tid);
 	struct srep_task *t = task_find(&s->tasks, f->child_tid);
 
-	if (!t || t->exited || (t->fork_time && t->fork_time != time))
+	/* a tid seen forked or exited before is a new task (tids are reused) */
+	if (!t || t->exited || t->fork_time)
 		t = task_new(&s->tasks, f->child_tid);
 	if (!t)
 		return;
@@ -247,7 +250,8 @@ static void from_fork_exit(struct srep_session *s, struct srep_event *ev, const 
 		return;
 	}
 	t = note_task(s, pid, tid, NULL, ev->time);
-	if (t) {
+	if (t && !t->exited) {
+		/* sched_process_exit, when recorded, came first and says when */
 		t->exit_time = ev->time;
 		t->exited = true;
 	}
@@ -414,8 +418,9 @@ static void after_tp(struct srep_session *s, struct srep_event *ev)
 		break;
 	case SREP_EV_FORK:
 		ev->u.fork.parent_pid = pid_of(s, ev->u.fork.parent_tid);
+		/* the FORK record, stamped a little earlier, may have made the task already */
 		t = task_find(&s->tasks, ev->u.fork.child_tid);
-		if (!t || t->fork_time != time || t->ptid != ev->u.fork.parent_tid)
+		if (!t || t->exited || !t->fork_time)
 			fork_task(s, &ev->u.fork, time);
 		ev->u.fork.child_pid = pid_of(s, ev->u.fork.child_tid);
 		break;
@@ -427,7 +432,7 @@ static void after_tp(struct srep_session *s, struct srep_event *ev)
 	case SREP_EV_EXIT:
 	case SREP_EV_FREE:
 		t = note_task(s, -1, ev->u.exit.tid, NULL, time);
-		if (t && ev->kind == SREP_EV_EXIT) {
+		if (t && ev->kind == SREP_EV_EXIT && !t->exited) {
 			t->exit_time = time;
 			t->exited = true;
 		}

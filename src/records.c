@@ -358,10 +358,13 @@ static void count_loss(struct srep_session *s, const struct rec *r)
 	if (r->type == PERF_RECORD_LOST && r->size >= HDR_SIZE + 16) {
 		s->stats.lost += srep_get64(r->p + HDR_SIZE + 8, s->swap);
 	} else if (r->type == PERF_RECORD_LOST_SAMPLES) {
-		s->stats.lost_samples += srep_get64(r->p + HDR_SIZE, s->swap);
+		uint64_t lost = srep_get64(r->p + HDR_SIZE, s->swap);
+
+		s->stats.lost_samples += lost;
+		/* perf's per-event "LOST_SAMPLES events" is the sum of the lost counts */
 		ev = evsel_for_trailer(s, r->p + HDR_SIZE, r->size - HDR_SIZE);
 		if (ev)
-			ev->nr_lost_samples++;
+			ev->nr_lost_samples += lost;
 	}
 }
 
@@ -369,12 +372,17 @@ static struct evsel *sample_evsel(struct srep_session *s, const struct rec *r)
 {
 	struct evsel *ev = evsel_for_sample(s, r->p + HDR_SIZE, r->size - HDR_SIZE);
 
-	if (!ev && !s->warned_unknown_id) {
+	if (ev)
+		return ev;
+	/* counted as perf counts it, but it cannot be decoded */
+	s->stats.skipped_records++;
+	if (!s->warned_unknown_id) {
 		s->warned_unknown_id = true;
 		sess_warn(s, SREP_E_CORRUPT, r->off, r->type,
-			  "sample with an event id no attr describes: counted, not decoded");
+			  "sample without an event id that an attr describes (or too short to "
+			  "hold one): counted, not decoded");
 	}
-	return ev;
+	return NULL;
 }
 
 /* time and CPU, found without decoding the whole record */

@@ -1,0 +1,63 @@
+#!/bin/sh
+# quickstart.sh - set up a fresh Debian 12 machine (as root) and run schedrep.
+#
+#   ./quickstart.sh sample   build, then run schedrep on the bundled sample traces
+#   ./quickstart.sh test     build, then run the whole test suite (what CI runs)
+#
+# Safe to re-run: packages are installed only when missing, the build is
+# incremental (in ./build; the sanitizer build in ./build-asan).
+set -eu
+cd "$(dirname "$0")"
+
+BUILD_DEPS="autoconf automake make gcc pkg-config libtraceevent-dev libdw-dev
+	libcjson-dev check libzstd-dev libprotobuf-c-dev protobuf-c-compiler"
+# what the tests compare against or drive: perf itself, xz for the corpus
+# outputs, xmllint for SVG, hyperfine/time for the bench scripts
+TEST_DEPS="linux-perf xz-utils zstd libxml2-utils time"
+
+need_packages() {
+	missing=""
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+			missing="$missing $p"
+	done
+	if [ -n "$missing" ]; then
+		echo "quickstart: installing$missing" >&2
+		apt-get update -qq
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing
+	fi
+}
+
+# configure once per build directory, then make (incremental)
+build() {
+	dir=$1
+	shift
+	[ -x configure ] || autoreconf -fi
+	mkdir -p "$dir"
+	[ -f "$dir/Makefile" ] || (cd "$dir" && ../configure --enable-werror "$@")
+	make -C "$dir" -j"$(nproc)" >/dev/null
+}
+
+case "${1:-}" in
+sample)
+	need_packages $BUILD_DEPS
+	build build
+	./build/schedrep info tests/data/sample-x86_64.data
+	echo
+	./build/schedrep info tests/data/sample-s390x-zstd.data
+	;;
+test)
+	need_packages $BUILD_DEPS $TEST_DEPS
+	build build
+	make -C build -j"$(nproc)" check
+	# the same suite under AddressSanitizer and UndefinedBehaviorSanitizer
+	build build-asan --enable-sanitizers
+	make -C build-asan -j"$(nproc)" check
+	make -C build -j"$(nproc)" distcheck >/dev/null
+	echo "quickstart: all tests passed"
+	;;
+*)
+	echo "usage: $0 sample|test" >&2
+	exit 2
+	;;
+esac

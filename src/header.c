@@ -273,7 +273,9 @@ static int read_file_mode(struct srep_session *s, struct srep_error *err)
 		s->data_end = s->in.size;
 	} else {
 		s->data_end = h.data_off + h.data_size;
-		read_features(s, &h);
+		/* in a file cut inside its data the features are gone too: the data error says it */
+		if (s->data_end <= s->in.size)
+			read_features(s, &h);
 	}
 	return 0;
 }

@@ -1,0 +1,42 @@
+#!/bin/sh
+# schedrep info: golden text output for the bundled samples, counts equal to
+# perf's own report --stats, standard input, and the error paths.
+. "$(dirname "$0")/lib.sh"
+set -e
+
+for s in sample-x86_64 sample-s390x-zstd; do
+	expect_exit 0 "$SREP_BIN" info "$DATA/$s.data"
+	sed "s|$DATA/||" "$TMP/out" >"$TMP/out.rel" && mv "$TMP/out.rel" "$TMP/out"
+	golden "$CLI/info-$s.stdout"
+	info_counts >"$TMP/ours"
+	perf_counts "$DATA/$s.report-stats.txt" >"$TMP/perfs"
+	diff -u "$TMP/perfs" "$TMP/ours" >&2 || fail "$s: counts differ from perf report --stats"
+done
+
+# counting only gives the same counts
+expect_exit 0 "$SREP_BIN" info --stats "$DATA/sample-s390x-zstd.data"
+info_counts >"$TMP/fast"
+diff -u "$TMP/perfs" "$TMP/fast" >&2 || fail "--stats counts differ"
+
+# JSON carries the same counts
+expect_exit 0 "$SREP_BIN" info --json "$DATA/sample-s390x-zstd.data"
+grep -q '"format":[[:space:]]*"schedrep-info"' "$TMP/out" || fail "no format key"
+grep -q '"sched:sched_switch":[[:space:]]*9759' "$TMP/out" || fail "JSON event count"
+grep -q '"byte_order":[[:space:]]*"big"' "$TMP/out" || fail "JSON byte order"
+
+# standard input: a file-mode trace is copied to a temporary file first
+expect_exit 0 sh -c "'$SREP_BIN' info - < '$DATA/sample-x86_64.data'"
+grep -q "SAMPLE" "$TMP/out" || fail "stdin"
+
+# errors: one line naming the file, the offset and what was expected; exit 1
+expect_exit 1 "$SREP_BIN" info "$TMP/missing.data"
+grep -q "^schedrep: '$TMP/missing.data': cannot open" "$TMP/err" || fail "missing file message"
+printf 'hello, not a trace\n' >"$TMP/text.data"
+expect_exit 1 "$SREP_BIN" info "$TMP/text.data"
+grep -q "offset 0x0: expected the magic 'PERFILE2'" "$TMP/err" || fail "not-perf message"
+head -c 20000 "$DATA/sample-x86_64.data" >"$TMP/cut.data"
+expect_exit 1 "$SREP_BIN" info "$TMP/cut.data"
+grep -q "offset 0x[0-9a-f]*: " "$TMP/err" || fail "truncation message has no offset"
+[ "$(wc -l <"$TMP/err")" -eq 1 ] || fail "truncation gives more than one line"
+expect_exit 2 "$SREP_BIN" info
+expect_exit 2 "$SREP_BIN" info a b

@@ -1,0 +1,55 @@
+# lib.sh - helpers for the CLI tests (sourced). Each test is a shell script
+# run by 'make check'; exit 0 passes, 77 skips, anything else fails.
+# SREP_BIN and SREP_TOP_SRCDIR come from the test environment (Makefile.am).
+# SREP_UPDATE_GOLDEN=1 rewrites golden files instead of comparing them:
+# review the diff before committing.
+set -u
+: "${SREP_BIN:?run through make check}"
+: "${SREP_TOP_SRCDIR:?run through make check}"
+DATA="$SREP_TOP_SRCDIR/tests/data"
+CLI="$SREP_TOP_SRCDIR/tests/cli"
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/schedrep-cli-XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+# expect_exit STATUS CMD...: run, keep stdout/stderr in $TMP/out, $TMP/err
+expect_exit() {
+	want=$1
+	shift
+	set +e
+	"$@" >"$TMP/out" 2>"$TMP/err"
+	got=$?
+	set -e
+	[ "$got" = "$want" ] || {
+		cat "$TMP/err" >&2
+		fail "'$*' exited $got, expected $want"
+	}
+}
+
+# golden FILE: compare $TMP/out with a golden file (or rewrite it)
+golden() {
+	if [ "${SREP_UPDATE_GOLDEN:-0}" = 1 ]; then
+		cp "$TMP/out" "$1"
+		return
+	fi
+	diff -u "$1" "$TMP/out" >&2 || fail "output differs from $1"
+}
+
+# perf_counts FILE: "NAME COUNT" lines from perf's Aggregated stats (records, then event samples)
+perf_counts() {
+	awk '/^Aggregated stats:/ {agg=1; next}
+	     / stats:$/ && !/^ / {agg=0; ev=$0; sub(/ stats:$/, "", ev); next}
+	     agg && $2 == "events:" && $1 != "TOTAL" {print "rec " $1, $3}
+	     !agg && ev != "" && $1 == "SAMPLE" && $2 == "events:" {print "ev " ev, $3}' "$1" | sort
+}
+
+# info_counts: the same lines from 'schedrep info' text in $TMP/out
+info_counts() {
+	awk '/^records:/ {sec="rec"; next} /^samples per event:/ {sec="ev"; next}
+	     /^[a-z]/ {sec=""}
+	     sec != "" && /^  / {print sec " " $1, $2}' "$TMP/out" | sort
+}

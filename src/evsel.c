@@ -131,19 +131,27 @@ static int id_map_put(struct srep_session *s, uint64_t id, uint32_t idx, struct 
 		s->id_used++;
 	s->id_keys[j] = id;
 	s->id_vals[j] = idx + 1;
+	s->id_cache_val[id & 63] = 0;
 	return 0;
 }
 
 struct evsel *evsel_by_id(const struct srep_session *s, uint64_t id)
 {
-	size_t j;
+	struct srep_session *mut = (struct srep_session *)s;
+	size_t c = id & 63, j;
 
+	/* a handful of ids (events x CPUs) carry almost every sample */
+	if (s->id_cache_val[c] && s->id_cache_key[c] == id)
+		return &s->evsels[s->id_cache_val[c] - 1];
 	if (!s->id_slots)
 		return NULL;
 	j = id_hash(id, s->id_slots);
 	while (s->id_vals[j]) {
-		if (s->id_keys[j] == id)
+		if (s->id_keys[j] == id) {
+			mut->id_cache_key[c] = id;
+			mut->id_cache_val[c] = s->id_vals[j];
 			return &s->evsels[s->id_vals[j] - 1];
+		}
 		j = (j + 1) & (s->id_slots - 1);
 	}
 	return NULL;

@@ -141,6 +141,9 @@ struct evsel {
 	int id_pos;			/* u64 index of the id in a sample, -1 none */
 	int is_pos;			/* u64 index from the end of a trailer, -1 none */
 	int time_pos, cpu_pos;		/* u64 index in a sample, -1 none (fixed prefix only) */
+	bool fixed_layout;		/* only fixed items and RAW: sample_parse_fixed() applies */
+	uint16_t fixed_size;		/* bytes of the fixed items */
+	int16_t off_ip, off_tid, off_addr, off_period, off_raw; /* byte offsets, -1 none */
 	size_t trailer_size;		/* bytes of sample_id trailer, 0 if none */
 	/* tracepoint binding (tp.c) */
 	struct tp_event *tp;
@@ -181,8 +184,22 @@ void input_close(struct srep_input *in);
  * first. Pipes only move forward: 'off' must not be below the last
  * input_release() point. The pointer is valid until the next input call.
  */
-int input_get(struct srep_input *in, uint64_t off, size_t len, const uint8_t **p,
-	      size_t *avail, struct srep_error *err);
+int input_get_slow(struct srep_input *in, uint64_t off, size_t len, const uint8_t **p,
+		   size_t *avail, struct srep_error *err);
+
+/* the common case, inline: the bytes are inside the current file window */
+static inline int input_get(struct srep_input *in, uint64_t off, size_t len, const uint8_t **p,
+			    size_t *avail, struct srep_error *err)
+{
+	if (in->map && off >= in->map_off && len <= in->map_len &&
+	    off - in->map_off <= in->map_len - len) {
+		*p = in->map + (off - in->map_off);
+		if (off + len > in->consumed)
+			in->consumed = off + len;
+		return 0;
+	}
+	return input_get_slow(in, off, len, p, avail, err);
+}
 /* pipes: bytes before 'off' are no longer needed */
 void input_release(struct srep_input *in, uint64_t off);
 /* copy the rest of a pipe to an unlinked temporary file so it can be re-read */
@@ -211,12 +228,16 @@ struct oq_cpu {				/* one per CPU: a sorted ring of entries */
 struct order_queue {
 	struct oq_cpu *cpus;		/* index = cpu + 1 (slot 0: records without a CPU) */
 	size_t nr_cpus;
-	size_t *heap;			/* indexes of non-empty queues, min head first */
+	struct oq_heap_slot {		/* a non-empty queue and its head's key */
+		uint64_t time, seq;
+		size_t qi;
+	} *heap;			/* min head first */
 	size_t heap_len, heap_cap;
 	size_t *heap_pos;		/* per queue: its heap position, SIZE_MAX if absent */
 	struct oq_chunk *chunk;		/* current arena chunk */
 	struct oq_chunk *free_chunks;
-	size_t bytes;			/* arena bytes in use */
+	size_t bytes;			/* arena bytes allocated */
+	size_t bytes_free;		/* ... of which in emptied chunks kept for reuse */
 	size_t limit;			/* reorder window in bytes */
 	uint64_t seq;
 	uint64_t max_time;		/* largest time queued */
@@ -282,6 +303,7 @@ struct task_comm {
 
 struct srep_task {
 	int32_t pid, tid, ppid, ptid;
+	char comm[SREP_COMM_MAX];	/* the latest: compared on every switch, kept close */
 	struct task_comm *comms;
 	size_t nr_comms, cap_comms;
 	uint64_t first_seen, last_seen, fork_time, exit_time;
@@ -292,8 +314,13 @@ struct srep_task {
 struct task_table {
 	struct srep_task **tasks;	/* creation order */
 	size_t nr, cap;
-	uint32_t *slots;		/* open addressing: tid -> index + 1 (newest) */
+	struct task_slot {		/* open addressing: tid -> index + 1 (newest) */
+		int32_t tid;		/* kept here so probing does not chase pointers */
+		uint32_t idx;
+	} *slots;
 	size_t nr_slots;
+	/* direct-mapped cache in front of the hash: a switch names tasks just seen */
+	struct { int32_t tid; struct srep_task *t; } recent[256];
 };
 
 void task_table_init(struct task_table *tt);
@@ -330,6 +357,8 @@ struct srep_session {
 
 	struct evsel *evsels;
 	size_t nr_evsels, cap_evsels;
+	uint64_t id_cache_key[64];	/* direct-mapped cache in front of the id map */
+	uint32_t id_cache_val[64];	/* evsel index + 1, 0 empty */
 	uint64_t *id_keys;		/* open addressing: id -> evsel index */
 	uint32_t *id_vals;
 	size_t id_slots, id_used;
@@ -360,8 +389,10 @@ struct srep_session {
 	struct task_table tasks;
 
 	/* data-loss intervals (docs/info.md): per CPU slot (cpu + 1; slot 0 = unknown CPU) */
-	uint64_t *loss_last_sample;	/* time of the last sample */
-	uint64_t *loss_open;		/* start of an interval waiting for its next sample, 0 none */
+	struct loss_cpu {
+		uint64_t last_sample;	/* time of the last sample */
+		uint64_t open;		/* start of an interval waiting for its next sample, 0 none */
+	} *loss_cpus;
 	size_t nr_loss_slots;
 	struct loss_interval { uint64_t start, end; } *losses;
 	size_t nr_losses, cap_losses;

@@ -74,6 +74,11 @@ static struct srep_task *note_task(struct srep_session *s, int32_t pid, int32_t 
 	return t;
 }
 
+static int32_t pid_in(const struct srep_task *t)
+{
+	return t ? t->pid : -1;
+}
+
 static int32_t pid_of(struct srep_session *s, int32_t tid)
 {
 	struct srep_task *t = tid >= 0 ? task_find(&s->tasks, tid) : NULL;
@@ -90,37 +95,33 @@ static void comm_of(struct srep_session *s, int32_t tid, char *out)
 
 /* ---- loss intervals (the data-loss figure) ---- */
 
-static uint64_t *loss_slot(struct srep_session *s, uint64_t **arr, int32_t cpu)
+/* the loss state of a CPU (slot 0: records without a CPU); NULL only on ENOMEM */
+static struct loss_cpu *loss_slot(struct srep_session *s, int32_t cpu)
 {
-	size_t slot = cpu < 0 || (uint32_t)cpu >= SREP_MAX_CPUS ? 0 : (size_t)cpu + 1, n, i;
+	size_t slot = cpu < 0 || (uint32_t)cpu >= SREP_MAX_CPUS ? 0 : (size_t)cpu + 1, n;
+	struct loss_cpu *v;
 
-	if (slot >= s->nr_loss_slots) {
-		n = slot + 8;
-		uint64_t *a = realloc(s->loss_last_sample, n * sizeof(*a));
-		uint64_t *b = a ? realloc(s->loss_open, n * sizeof(*b)) : NULL;
-
-		if (a)
-			s->loss_last_sample = a;
-		if (!b)
-			return NULL;
-		s->loss_open = b;
-		for (i = s->nr_loss_slots; i < n; i++)
-			s->loss_last_sample[i] = s->loss_open[i] = 0;
-		s->nr_loss_slots = n;
-	}
-	return &(*arr)[slot];
+	if (__builtin_expect(slot < s->nr_loss_slots, 1))
+		return &s->loss_cpus[slot];
+	n = slot + 8;
+	v = realloc(s->loss_cpus, n * sizeof(*v));
+	if (!v)
+		return NULL;
+	memset(v + s->nr_loss_slots, 0, (n - s->nr_loss_slots) * sizeof(*v));
+	s->loss_cpus = v;
+	s->nr_loss_slots = n;
+	return &v[slot];
 }
 
 static void loss_sample(struct srep_session *s, int32_t cpu, uint64_t time)
 {
-	uint64_t *last = loss_slot(s, &s->loss_last_sample, cpu);
-	uint64_t *open = loss_slot(s, &s->loss_open, cpu);
+	struct loss_cpu *c = loss_slot(s, cpu);
 	struct loss_interval *n;
 
-	if (!last || !open)
+	if (!c)
 		return;
-	*last = time;
-	if (!*open)
+	c->last_sample = time;
+	if (__builtin_expect(!c->open, 1))
 		return;
 	if (s->nr_losses == s->cap_losses) {
 		size_t cap = s->cap_losses ? s->cap_losses * 2 : 16;
@@ -131,17 +132,16 @@ static void loss_sample(struct srep_session *s, int32_t cpu, uint64_t time)
 		s->losses = n;
 		s->cap_losses = cap;
 	}
-	s->losses[s->nr_losses++] = (struct loss_interval){ *open, time };
-	*open = 0;
+	s->losses[s->nr_losses++] = (struct loss_interval){ c->open, time };
+	c->open = 0;
 }
 
 static void loss_record(struct srep_session *s, int32_t cpu, uint64_t time)
 {
-	uint64_t *last = loss_slot(s, &s->loss_last_sample, cpu);
-	uint64_t *open = loss_slot(s, &s->loss_open, cpu);
+	struct loss_cpu *c = loss_slot(s, cpu);
 
-	if (last && open && !*open)
-		*open = *last ? *last : time;
+	if (c && !c->open)
+		c->open = c->last_sample ? c->last_sample : time;
 }
 
 static int cmp_loss(const void *a, const void *b)
@@ -175,10 +175,8 @@ uint64_t model_lost_time(struct srep_session *s)
 void model_reset(struct srep_session *s)
 {
 	s->nr_losses = 0;
-	if (s->nr_loss_slots) {
-		memset(s->loss_last_sample, 0, s->nr_loss_slots * sizeof(uint64_t));
-		memset(s->loss_open, 0, s->nr_loss_slots * sizeof(uint64_t));
-	}
+	if (s->nr_loss_slots)
+		memset(s->loss_cpus, 0, s->nr_loss_slots * sizeof(*s->loss_cpus));
 }
 
 /* ---- side-band records ---- */
@@ -403,18 +401,14 @@ static void after_tp(struct srep_session *s, struct srep_event *ev)
 
 	switch (ev->kind) {
 	case SREP_EV_SWITCH:
-		note_task(s, -1, ev->u.sw.prev_tid, ev->u.sw.prev_comm, time);
-		note_task(s, -1, ev->u.sw.next_tid, ev->u.sw.next_comm, time);
-		ev->u.sw.prev_pid = pid_of(s, ev->u.sw.prev_tid);
-		ev->u.sw.next_pid = pid_of(s, ev->u.sw.next_tid);
+		ev->u.sw.prev_pid = pid_in(note_task(s, -1, ev->u.sw.prev_tid, ev->u.sw.prev_comm, time));
+		ev->u.sw.next_pid = pid_in(note_task(s, -1, ev->u.sw.next_tid, ev->u.sw.next_comm, time));
 		break;
 	case SREP_EV_WAKEUP:
-		note_task(s, -1, ev->u.wake.tid, ev->u.wake.comm, time);
-		ev->u.wake.pid = pid_of(s, ev->u.wake.tid);
+		ev->u.wake.pid = pid_in(note_task(s, -1, ev->u.wake.tid, ev->u.wake.comm, time));
 		break;
 	case SREP_EV_MIGRATE:
-		note_task(s, -1, ev->u.migrate.tid, ev->u.migrate.comm, time);
-		ev->u.migrate.pid = pid_of(s, ev->u.migrate.tid);
+		ev->u.migrate.pid = pid_in(note_task(s, -1, ev->u.migrate.tid, ev->u.migrate.comm, time));
 		break;
 	case SREP_EV_FORK:
 		ev->u.fork.parent_pid = pid_of(s, ev->u.fork.parent_tid);
@@ -447,8 +441,7 @@ static void after_tp(struct srep_session *s, struct srep_event *ev)
 		ev->u.comm.pid = pid_of(s, ev->u.comm.tid);
 		break;
 	case SREP_EV_STAT:
-		note_task(s, -1, ev->u.stat.tid, ev->u.stat.comm, time);
-		ev->u.stat.pid = pid_of(s, ev->u.stat.tid);
+		ev->u.stat.pid = pid_in(note_task(s, -1, ev->u.stat.tid, ev->u.stat.comm, time));
 		break;
 	default:
 		break;

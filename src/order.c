@@ -71,26 +71,25 @@ static const struct oq_entry *head_of(const struct order_queue *q, size_t qi)
 	return &c->e[c->head];
 }
 
-static bool before(const struct order_queue *q, size_t a, size_t b)
+/* heap slots carry their queue head's key: comparisons touch no other memory */
+static bool before(const struct oq_heap_slot *x, const struct oq_heap_slot *y)
 {
-	const struct oq_entry *x = head_of(q, a), *y = head_of(q, b);
-
 	return x->time < y->time || (x->time == y->time && x->seq < y->seq);
 }
 
 static void heap_swap(struct order_queue *q, size_t i, size_t j)
 {
-	size_t t = q->heap[i];
+	struct oq_heap_slot t = q->heap[i];
 
 	q->heap[i] = q->heap[j];
 	q->heap[j] = t;
-	q->heap_pos[q->heap[i]] = i;
-	q->heap_pos[q->heap[j]] = j;
+	q->heap_pos[q->heap[i].qi] = i;
+	q->heap_pos[q->heap[j].qi] = j;
 }
 
 static void heap_up(struct order_queue *q, size_t i)
 {
-	while (i && before(q, q->heap[i], q->heap[(i - 1) / 2])) {
+	while (i && before(&q->heap[i], &q->heap[(i - 1) / 2])) {
 		heap_swap(q, i, (i - 1) / 2);
 		i = (i - 1) / 2;
 	}
@@ -101,9 +100,9 @@ static void heap_down(struct order_queue *q, size_t i)
 	for (;;) {
 		size_t l = 2 * i + 1, r = l + 1, m = i;
 
-		if (l < q->heap_len && before(q, q->heap[l], q->heap[m]))
+		if (l < q->heap_len && before(&q->heap[l], &q->heap[m]))
 			m = l;
-		if (r < q->heap_len && before(q, q->heap[r], q->heap[m]))
+		if (r < q->heap_len && before(&q->heap[r], &q->heap[m]))
 			m = r;
 		if (m == i)
 			return;
@@ -119,7 +118,7 @@ static void heap_remove(struct order_queue *q, size_t qi)
 	q->heap_pos[qi] = SIZE_MAX;
 	if (i != --q->heap_len) {
 		q->heap[i] = q->heap[q->heap_len];
-		q->heap_pos[q->heap[i]] = i;
+		q->heap_pos[q->heap[i].qi] = i;
 		heap_down(q, i);
 		heap_up(q, i);
 	}
@@ -128,15 +127,24 @@ static void heap_remove(struct order_queue *q, size_t qi)
 /* the head of queue 'qi' changed (or it became non-empty) */
 static void heap_update(struct order_queue *q, size_t qi)
 {
+	const struct oq_entry *h = head_of(q, qi);
 	size_t i = q->heap_pos[qi];
+	bool later;
 
 	if (i == SIZE_MAX) {
 		i = q->heap_len++;
-		q->heap[i] = qi;
 		q->heap_pos[qi] = i;
+		later = false;
+	} else {
+		/* a pop only makes a head later; an insertion only earlier */
+		later = h->time > q->heap[i].time ||
+			(h->time == q->heap[i].time && h->seq > q->heap[i].seq);
 	}
-	heap_up(q, i);
-	heap_down(q, q->heap_pos[qi]);
+	q->heap[i] = (struct oq_heap_slot){ h->time, h->seq, qi };
+	if (later)
+		heap_down(q, i);
+	else
+		heap_up(q, i);
 }
 
 /* ---- per-CPU queues ---- */
@@ -149,7 +157,7 @@ static int queue_index(struct order_queue *q, int32_t cpu, size_t *out)
 	if (qi >= q->nr_cpus) {
 		n = qi + 1 > q->nr_cpus * 2 ? qi + 1 : q->nr_cpus * 2;
 		struct oq_cpu *c = realloc(q->cpus, n * sizeof(*c));
-		size_t *h = realloc(q->heap, n * sizeof(*h));
+		struct oq_heap_slot *h = realloc(q->heap, n * sizeof(*h));
 		size_t *hp = realloc(q->heap_pos, n * sizeof(*hp));
 
 		if (c)
@@ -171,9 +179,10 @@ static int queue_index(struct order_queue *q, int32_t cpu, size_t *out)
 	return 0;
 }
 
+/* capacities are powers of two: a mask instead of a division */
 static struct oq_entry *at(struct oq_cpu *c, size_t i)
 {
-	return &c->e[(c->head + i) % c->cap];
+	return &c->e[(c->head + i) & (c->cap - 1)];
 }
 
 static int ring_grow(struct oq_cpu *c)
@@ -227,6 +236,7 @@ static uint8_t *arena_alloc(struct order_queue *q, uint32_t size, struct oq_chun
 			if (q->free_chunks && q->free_chunks->cap >= need) {
 				c = q->free_chunks;
 				q->free_chunks = c->next;
+				q->bytes_free -= c->cap;
 			} else {
 				size_t cap = need > CHUNK_SIZE ? need : CHUNK_SIZE;
 
@@ -252,14 +262,19 @@ static void arena_release(struct order_queue *q, struct oq_chunk *c)
 {
 	if (--c->live || c == q->chunk)
 		return;
-	/* keep one spare chunk; give the rest back so memory follows the window */
-	if (!q->free_chunks) {
-		c->next = NULL;
-		q->free_chunks = c;
-	} else {
+	/*
+	 * Keep emptied chunks for reuse: fresh pages cost a fault each, and the
+	 * total never exceeds the window (oq_peek forces records out first).
+	 * Oversized chunks (one huge record) go back at once.
+	 */
+	if (c->cap > CHUNK_SIZE) {
 		q->bytes -= c->cap;
 		free(c);
+		return;
 	}
+	c->next = q->free_chunks;
+	q->free_chunks = c;
+	q->bytes_free += c->cap;
 }
 
 int oq_push(struct order_queue *q, uint64_t time, int32_t cpu, int32_t evsel,
@@ -294,7 +309,7 @@ int oq_push(struct order_queue *q, uint64_t time, int32_t cpu, int32_t evsel,
 	if (time > q->max_time)
 		q->max_time = time;
 	q->nr_queued++;
-	if (q->bytes > q->limit)
+	if (q->bytes - q->bytes_free > q->limit)
 		q->forced = true;
 	return 0;
 }
@@ -305,11 +320,11 @@ const struct oq_entry *oq_peek(struct order_queue *q)
 
 	if (!q->heap_len)
 		return NULL;
-	e = head_of(q, q->heap[0]);
+	e = head_of(q, q->heap[0].qi);
 	if (q->flush_all || e->time <= q->round_limit || e->time <= q->last_out)
 		return e;
 	/* over the window: deliver the oldest until half of it is free again */
-	if (q->forced && q->bytes > q->limit / 2)
+	if (q->forced && q->bytes - q->bytes_free > q->limit / 2)
 		return e;
 	q->forced = false;
 	return NULL;
@@ -317,14 +332,14 @@ const struct oq_entry *oq_peek(struct order_queue *q)
 
 void oq_pop(struct order_queue *q)
 {
-	size_t qi = q->heap[0];
+	size_t qi = q->heap[0].qi;
 	struct oq_cpu *c = &q->cpus[qi];
 	struct oq_entry *e = &c->e[c->head];
 
 	if (e->time > q->last_out)
 		q->last_out = e->time;
 	arena_release(q, e->chunk);
-	c->head = (c->head + 1) % c->cap;
+	c->head = (c->head + 1) & (c->cap - 1);
 	c->len--;
 	q->nr_queued--;
 	if (c->len)
@@ -353,7 +368,7 @@ void oq_reset(struct order_queue *q)
 
 		while (c->len) {
 			arena_release(q, c->e[c->head].chunk);
-			c->head = (c->head + 1) % c->cap;
+			c->head = (c->head + 1) & (c->cap - 1);
 			c->len--;
 		}
 		c->head = 0;

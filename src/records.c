@@ -421,7 +421,7 @@ static int queue_kernel(struct srep_session *s, const struct rec *r, struct evse
 	when_where(s, r, ev, &time, &cpu);
 	if (!time) {
 		/* perf delivers records without a time at once, in arrival order */
-		s->direct = (struct oq_entry){ .time = 0, .file_off = r->off, .data = (uint8_t *)r->p,
+		s->direct = (struct oq_entry){ .file_off = r->off, .data = (uint8_t *)r->p,
 					       .size = r->size, .evsel = idx, .cpu = cpu };
 		return 1;
 	}

@@ -15,6 +15,43 @@ static int count_bits(uint64_t v, uint64_t mask)
 	return __builtin_popcountll(v & mask);
 }
 
+#define FIXED_BITS (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+		    PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | \
+		    PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
+
+/* byte offset of a fixed item: 8 bytes for each fixed item before it */
+static int16_t fixed_off(uint64_t st, uint64_t bit)
+{
+	static const uint64_t order[] = { PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_IP, PERF_SAMPLE_TID,
+		PERF_SAMPLE_TIME, PERF_SAMPLE_ADDR, PERF_SAMPLE_ID, PERF_SAMPLE_STREAM_ID,
+		PERF_SAMPLE_CPU, PERF_SAMPLE_PERIOD, PERF_SAMPLE_RAW };
+	int16_t off = 0;
+	size_t i;
+
+	if (!(st & bit))
+		return -1;
+	for (i = 0; order[i] != bit; i++)
+		off += (st & order[i]) ? 8 : 0;
+	return off;
+}
+
+/*
+ * Samples made only of fixed items and RAW (what perf sched record writes)
+ * are the hot path: their items sit at offsets computed once here.
+ */
+static void fixed_layout(struct evsel *ev)
+{
+	uint64_t st = ev->attr.sample_type;
+
+	ev->fixed_layout = !(st & ~(FIXED_BITS | PERF_SAMPLE_RAW));
+	ev->fixed_size = (uint16_t)(8 * count_bits(st, FIXED_BITS));
+	ev->off_ip = fixed_off(st, PERF_SAMPLE_IP);
+	ev->off_tid = fixed_off(st, PERF_SAMPLE_TID);
+	ev->off_addr = fixed_off(st, PERF_SAMPLE_ADDR);
+	ev->off_period = fixed_off(st, PERF_SAMPLE_PERIOD);
+	ev->off_raw = fixed_off(st, PERF_SAMPLE_RAW);
+}
+
 void evsel_layout(struct evsel *ev)
 {
 	uint64_t st = ev->attr.sample_type;
@@ -41,6 +78,7 @@ void evsel_layout(struct evsel *ev)
 				   PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID) : -1;
 	ev->trailer_size = attr_flag(&ev->attr, ATTR_F_SAMPLE_ID_ALL) ?
 		8 * (size_t)count_bits(st, TRAILER_BITS) : 0;
+	fixed_layout(ev);
 }
 
 /* the u32 pair of TID and CPU items: the lower address holds the first value */
@@ -232,11 +270,54 @@ static bool parse_tail(const struct evsel *ev, struct srep_cur *c, struct sample
 	return true;
 }
 
+static uint64_t u64_at(const uint8_t *body, int16_t off, bool swap)
+{
+	return off < 0 ? 0 : srep_get64(body + off, swap);
+}
+
+/* the fixed layout: every item at its precomputed offset (see fixed_layout) */
+static int parse_fixed(const struct evsel *ev, const uint8_t *body, size_t len, bool swap,
+		       struct sample *out, const char **why)
+{
+	size_t fixed = ev->fixed_size;
+	uint32_t raw;
+
+	if (len < fixed + (ev->off_raw >= 0 ? 4 : 0))
+		return *why = "fixed fields", SREP_E_CORRUPT;
+	/* only what the model reads is set; the rest of *out stays as it was */
+	out->ip = u64_at(body, ev->off_ip, swap);
+	out->addr = u64_at(body, ev->off_addr, swap);
+	out->period = u64_at(body, ev->off_period, swap);
+	out->pid = out->tid = -1;
+	if (ev->off_tid >= 0) {
+		out->pid = (int32_t)srep_get32(body + ev->off_tid, swap);
+		out->tid = (int32_t)srep_get32(body + ev->off_tid + 4, swap);
+	}
+	out->has_time = ev->time_pos >= 0;
+	out->time = out->has_time ? srep_get64(body + 8 * ev->time_pos, swap) : 0;
+	out->cpu = ev->cpu_pos >= 0 ? (int32_t)srep_get32(body + 8 * ev->cpu_pos, swap) : -1;
+	out->id = ev->id_pos >= 0 ? srep_get64(body + 8 * ev->id_pos, swap) : 0;
+	out->nr_callchain = 0;
+	out->callchain = NULL;
+	out->raw = NULL;
+	out->raw_size = 0;
+	if (ev->off_raw < 0)
+		return 0;
+	raw = srep_get32(body + ev->off_raw, swap);
+	if (raw > len - fixed - 4)
+		return *why = "raw data", SREP_E_CORRUPT;
+	out->raw = body + ev->off_raw + 4;
+	out->raw_size = raw;
+	return 0;
+}
+
 int sample_parse(const struct evsel *ev, const uint8_t *body, size_t len, bool swap,
 		 struct sample *out, const char **why)
 {
 	struct srep_cur c;
 
+	if (ev->fixed_layout)
+		return parse_fixed(ev, body, len, swap, out, why);
 	memset(out, 0, sizeof(*out));
 	out->pid = out->tid = out->cpu = -1;
 	srep_cur_init(&c, body, len, 0, swap);

@@ -184,8 +184,7 @@ void srep_session__delete(struct srep_session *s)
 	task_table_free(&s->tasks);
 	task_table_free(&s->prescanned);
 	input_close(&s->in);
-	free(s->loss_last_sample);
-	free(s->loss_open);
+	free(s->loss_cpus);
 	free(s->losses);
 	free(s->chain_buf);
 	free(s->str_buf);

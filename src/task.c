@@ -20,6 +20,7 @@ void task_table_reset(struct task_table *tt)
 {
 	size_t i;
 
+	memset(tt->recent, 0, sizeof(tt->recent));
 	for (i = 0; i < tt->nr; i++) {
 		free(tt->tasks[i]->comms);
 		free(tt->tasks[i]);
@@ -46,7 +47,7 @@ static size_t slot_of(const struct task_table *tt, int32_t tid)
 {
 	size_t j = tid_hash(tid, tt->nr_slots);
 
-	while (tt->slots[j] && tt->tasks[tt->slots[j] - 1]->tid != tid)
+	while (tt->slots[j].idx && tt->slots[j].tid != tid)
 		j = (j + 1) & (tt->nr_slots - 1);
 	return j;
 }
@@ -54,7 +55,7 @@ static size_t slot_of(const struct task_table *tt, int32_t tid)
 static int rehash(struct task_table *tt)
 {
 	size_t nr = tt->nr_slots ? tt->nr_slots * 2 : 1024, i;
-	uint32_t *old = tt->slots;
+	struct task_slot *old = tt->slots;
 	size_t old_nr = tt->nr_slots;
 
 	tt->slots = calloc(nr, sizeof(*tt->slots));
@@ -64,8 +65,8 @@ static int rehash(struct task_table *tt)
 	}
 	tt->nr_slots = nr;
 	for (i = 0; i < old_nr; i++) {
-		if (old[i])
-			tt->slots[slot_of(tt, tt->tasks[old[i] - 1]->tid)] = old[i];
+		if (old[i].idx)
+			tt->slots[slot_of(tt, old[i].tid)] = old[i];
 	}
 	free(old);
 	return 0;
@@ -73,12 +74,22 @@ static int rehash(struct task_table *tt)
 
 struct srep_task *task_find(const struct task_table *tt, int32_t tid)
 {
-	size_t j;
+	struct task_table *mut = (struct task_table *)tt;
+	size_t r = (uint32_t)tid & 255, j;
+	struct srep_task *t;
 
+	t = tt->recent[r].t;
+	if (t && tt->recent[r].tid == tid)
+		return t;
 	if (!tt->nr_slots)
 		return NULL;
 	j = slot_of(tt, tid);
-	return tt->slots[j] ? tt->tasks[tt->slots[j] - 1] : NULL;
+	t = tt->slots[j].idx ? tt->tasks[tt->slots[j].idx - 1] : NULL;
+	if (t) {
+		mut->recent[r].tid = tid;
+		mut->recent[r].t = t;
+	}
+	return t;
 }
 
 struct srep_task *task_new(struct task_table *tt, int32_t tid)
@@ -103,7 +114,9 @@ struct srep_task *task_new(struct task_table *tt, int32_t tid)
 	t->pid = t->ppid = t->ptid = -1;
 	t->index = tt->nr;
 	tt->tasks[tt->nr++] = t;
-	tt->slots[slot_of(tt, tid)] = (uint32_t)tt->nr;
+	tt->slots[slot_of(tt, tid)] = (struct task_slot){ tid, (uint32_t)tt->nr };
+	tt->recent[(uint32_t)tid & 255].tid = tid;	/* the newest task of a tid wins */
+	tt->recent[(uint32_t)tid & 255].t = t;
 	return t;
 }
 
@@ -118,9 +131,7 @@ int task_set_comm(struct srep_task *t, const char *comm, uint64_t time)
 {
 	struct task_comm *c;
 
-	if (!comm[0])
-		return 0;
-	if (t->nr_comms && strcmp(t->comms[t->nr_comms - 1].comm, comm) == 0)
+	if (!comm[0] || strcmp(t->comm, comm) == 0)
 		return 0;
 	if (t->nr_comms == t->cap_comms) {
 		size_t cap = t->cap_comms ? t->cap_comms * 2 : 2;
@@ -134,6 +145,7 @@ int task_set_comm(struct srep_task *t, const char *comm, uint64_t time)
 	c = &t->comms[t->nr_comms++];
 	c->time = time;
 	snprintf(c->comm, sizeof(c->comm), "%s", comm);
+	memcpy(t->comm, c->comm, sizeof(t->comm));
 	return 0;
 }
 
@@ -162,7 +174,7 @@ size_t srep_task__nr_comms(const struct srep_task *t) { return t->nr_comms; }
 
 const char *srep_task__comm(const struct srep_task *t)
 {
-	return t->nr_comms ? t->comms[t->nr_comms - 1].comm : "";
+	return t->comm;
 }
 
 const char *srep_task__comm_at(const struct srep_task *t, size_t idx, uint64_t *time)

@@ -381,18 +381,20 @@ static inline int64_t fld_int(const struct tp_event *t, enum fslot s, const uint
 static inline void fld_comm(const struct tp_event *t, enum fslot s, const uint8_t *raw,
 			    uint32_t n, char *dst)
 {
-	const uint8_t *p, *nul;
+	const uint8_t *p;
 	uint32_t len;
 
 	dst[0] = 0;
 	if (!fld_region(&t->f[s], raw, n, t->swap, &p, &len))
 		return;
-	nul = memchr(p, 0, len);
-	if (nul)
-		len = (uint32_t)(nul - p);
-	if (len > SREP_COMM_MAX - 1)
-		len = SREP_COMM_MAX - 1;
-	memcpy(dst, p, len);
+	/* no search for the NUL: the copy reads as a string up to it anyway */
+	if (len == 16) {
+		memcpy(dst, p, 16);	/* TASK_COMM_LEN: a constant-size copy, inlined */
+	} else {
+		if (len > SREP_COMM_MAX - 1)
+			len = SREP_COMM_MAX - 1;
+		memcpy(dst, p, len);
+	}
 	dst[len] = 0;
 }
 

@@ -40,3 +40,14 @@ grep -q "offset 0x[0-9a-f]*: " "$TMP/err" || fail "truncation message has no off
 [ "$(wc -l <"$TMP/err")" -eq 1 ] || fail "truncation gives more than one line"
 expect_exit 2 "$SREP_BIN" info
 expect_exit 2 "$SREP_BIN" info a b
+
+# a pipe-mode trace through standard input, counted as perf report -D counts it
+PIPE="$SREP_TOP_SRCDIR/../shared/corpus/emulated/s390x-pipe.data"
+if [ -f "$PIPE" ]; then
+	expect_exit 0 sh -c "'$SREP_BIN' info - < '$PIPE'"
+	info_counts >"$TMP/ours"
+	perf_counts "${PIPE%.data}.report-D-stats.txt" >"$TMP/perfs"
+	diff -u "$TMP/perfs" "$TMP/ours" >&2 || fail "s390x pipe on stdin: counts differ from perf report -D"
+else
+	echo "SKIP: pipe on stdin: ../shared/corpus not found" >&2
+fi

@@ -8,6 +8,7 @@
  * A record may be split across two payloads: undelivered bytes stay at the
  * front of the buffer until the next payload completes them.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
@@ -77,38 +78,40 @@ static int make_room(struct decomp *d, struct srep_error *err)
 	return 0;
 }
 
-int decomp_feed(struct decomp *d, const uint8_t *src, size_t len, struct srep_error *err)
+/* one ZSTD_decompressStream() call into the room after the pending bytes */
+static int decompress_some(struct decomp *d, ZSTD_inBuffer *in, bool *filled,
+			   struct srep_error *err)
 {
-	ZSTD_inBuffer in = { src, len, 0 };
 	ZSTD_outBuffer out;
 	size_t r;
 	int ret;
 
-	while (in.pos < in.size) {
-		ret = make_room(d, err);
-		if (ret)
-			return ret;
-		out.dst = d->buf;
-		out.size = d->cap;
-		out.pos = d->end;
-		r = ZSTD_decompressStream(d->zs, &out, &in);
-		if (ZSTD_isError(r))
-			return srep_error__set(err, SREP_E_ZSTD, "zstd: %s", ZSTD_getErrorName(r));
-		d->end = out.pos;
-	}
-	/* drain what zstd still holds for this input */
+	ret = make_room(d, err);
+	if (ret)
+		return ret;
+	out.dst = d->buf;
+	out.size = d->cap;
+	out.pos = d->end;
+	r = ZSTD_decompressStream(d->zs, &out, in);
+	if (ZSTD_isError(r))
+		return srep_error__set(err, SREP_E_ZSTD, "zstd: %s", ZSTD_getErrorName(r));
+	d->end = out.pos;
+	*filled = out.pos == out.size;
+	return 0;
+}
+
+int decomp_feed(struct decomp *d, const uint8_t *src, size_t len, struct srep_error *err)
+{
+	ZSTD_inBuffer in = { src, len, 0 };
+	bool filled = false;
+	int ret;
+
+	/* consume the payload, then drain what zstd still holds for it */
 	do {
-		ret = make_room(d, err);
+		ret = decompress_some(d, &in, &filled, err);
 		if (ret)
 			return ret;
-		out.dst = d->buf;
-		out.size = d->cap;
-		out.pos = d->end;
-		r = ZSTD_decompressStream(d->zs, &out, &in);
-		if (ZSTD_isError(r))
-			return srep_error__set(err, SREP_E_ZSTD, "zstd: %s", ZSTD_getErrorName(r));
-		d->end = out.pos;
-	} while (out.pos == out.size);
+	} while (in.pos < in.size || filled);
 	return 0;
 }
 

@@ -441,6 +441,125 @@ int srep_time__parse_range(const char *spec, uint64_t trace_start_ns, uint64_t *
 /* duration: "10ms", "1.5s", "200us", "500ns", plain number = seconds */
 int srep_duration__parse(const char *spec, uint64_t *out_ns, struct srep_error *err);
 
+/* ------------------------------------------------------------------ */
+/* Metrics (metrics.c): per task, per CPU and for the whole trace       */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Computed in one streaming pass over a session's events with memory bounded
+ * per task and per CPU; the definitions are in docs/compare.md. Shared by
+ * compare and replay.
+ */
+struct srep_metrics;
+
+/**
+ * srep_metrics__new - start collecting metrics for a session
+ * @out: the new collector
+ * @s: the session whose events will be fed; it must outlive the collector
+ * @err: filled on failure
+ *
+ * Returns 0 or SREP_E_NOMEM.
+ */
+int srep_metrics__new(struct srep_metrics **out, const struct srep_session *s,
+		      struct srep_error *err);
+void srep_metrics__delete(struct srep_metrics *m);	/* NULL is fine */
+
+/**
+ * srep_metrics__add - account one event (in the session's time order)
+ * @m: the collector
+ * @ev: the event just returned by srep_session__next_event() on its session
+ * @err: filled on failure
+ *
+ * Returns 0 or SREP_E_NOMEM.
+ */
+int srep_metrics__add(struct srep_metrics *m, const struct srep_event *ev,
+		      struct srep_error *err);
+
+/**
+ * srep_metrics__finish - close what is still open at the last event
+ * @m: the collector, after the session's last event
+ *
+ * Running tasks run, busy CPUs are busy and sleeping tasks sleep until the
+ * trace's last event; waits that have not ended are not counted.
+ */
+void srep_metrics__finish(struct srep_metrics *m);
+
+/* Per task, or summed over a group of tasks. Times in ns (perf clock). */
+struct srep_task_metrics {
+	uint64_t cpu_ns;			/* time running on a CPU */
+	uint64_t switches_voluntary;		/* switched out not runnable (S, D, ...) */
+	uint64_t switches_involuntary;		/* switched out runnable (R, R+) */
+	uint64_t wait_count;			/* completed waits for a CPU */
+	uint64_t wait_total_ns, wait_max_ns;
+	uint64_t wait_p50_ns, wait_p95_ns;	/* within 1.6% (docs/compare.md) */
+	uint64_t wait_unknown;			/* runs whose wait start is unknown */
+	uint64_t sleep_s_ns;			/* switched out S (or I) until woken */
+	uint64_t sleep_d_ns;			/* switched out D until woken */
+	uint64_t migrations;			/* runs on another CPU than the last */
+	uint64_t start, end;			/* fork or first seen; exit or last seen */
+	size_t nr_tasks;
+};
+
+/**
+ * srep_metrics__tasks - the metrics of one task or the sum over several
+ * @m: the collector, finished
+ * @tasks: tasks of the collector's session
+ * @nr: how many (1 for one task)
+ * @out: counts and times are summed; waits merged (percentiles of the whole
+ *       group); start is the earliest start, end the latest end
+ *
+ * Returns 0 or SREP_E_NOMEM.
+ */
+int srep_metrics__tasks(const struct srep_metrics *m, const struct srep_task *const *tasks,
+			size_t nr, struct srep_task_metrics *out);
+
+struct srep_cpu_metrics {
+	uint64_t busy_ns;	/* a task other than the idle task ran */
+	uint64_t idle_ns;	/* the idle task ran */
+	uint64_t unknown_ns;	/* nothing known ran (per-task SWITCH records) */
+	size_t nr_freqs;	/* frequencies seen (cpu_frequency events) */
+};
+
+/* CPUs 0 .. n-1 (the highest CPU that had an event, plus one) */
+size_t srep_metrics__nr_cpus(const struct srep_metrics *m);
+/* returns 0, or SREP_E_INVAL for a CPU out of range */
+int srep_metrics__cpu(const struct srep_metrics *m, int32_t cpu, struct srep_cpu_metrics *out);
+/* frequency residency: the idx-th frequency (ascending kHz) and the time spent at it */
+int srep_metrics__cpu_freq(const struct srep_metrics *m, int32_t cpu, size_t idx,
+			   uint64_t *khz, uint64_t *ns);
+
+/*
+ * A coarse per-CPU timeline for charts: the trace is cut into *nr bins of
+ * *bin_ns from *start (the bin width doubles as the trace grows, so there
+ * are at most SREP_TIMELINE_BINS). Per bin: busy time and the task that ran
+ * longest in one stretch there (NULL if none).
+ */
+#define SREP_TIMELINE_BINS 1024
+void srep_metrics__timeline(const struct srep_metrics *m, uint64_t *start, uint64_t *bin_ns,
+			    size_t *nr);
+int srep_metrics__timeline_bin(const struct srep_metrics *m, int32_t cpu, size_t bin,
+			       uint64_t *busy_ns, const struct srep_task **top);
+
+struct srep_workload_metrics {
+	uint64_t first, last;		/* the trace's first and last event */
+	uint64_t start, end;		/* the workload's (see makespan) */
+	uint64_t makespan_ns;		/* tasks forked during the trace, kernel threads
+					   aside; the whole trace when there are none */
+	uint64_t cpu_ns;		/* CPU time of the tasks (idle task aside) */
+	uint64_t switches;		/* their switches out */
+	uint64_t lost;			/* LOST + LOST_SAMPLES counts of the session */
+	size_t nr_tasks;
+};
+
+/**
+ * srep_metrics__workload - figures for the whole trace
+ * @m: the collector, finished
+ * @sel: only the tasks it selects (resolved on the same session), or NULL
+ * @out: the figures
+ */
+void srep_metrics__workload(const struct srep_metrics *m, const struct srep_selection *sel,
+			    struct srep_workload_metrics *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -560,6 +560,120 @@ struct srep_workload_metrics {
 void srep_metrics__workload(const struct srep_metrics *m, const struct srep_selection *sel,
 			    struct srep_workload_metrics *out);
 
+/* ------------------------------------------------------------------ */
+/* Task matching between two traces (match.c)                           */
+/* ------------------------------------------------------------------ */
+
+enum srep_match_mode {
+	SREP_MATCH_AUTO = 0,	/* comm, then creation order under matched parents */
+	SREP_MATCH_COMM,	/* one group per comm on each side */
+	SREP_MATCH_PID,		/* the same tid */
+};
+
+/* "auto", "comm", "pid"; returns 0 or SREP_E_INVAL */
+int srep_match_mode__parse(const char *name, enum srep_match_mode *out, struct srep_error *err);
+const char *srep_match_mode__name(enum srep_match_mode mode);
+
+struct srep_matching;
+
+/**
+ * srep_matching__new - pair the tasks of two sessions
+ * @out: the pairs and what was left over
+ * @mode: how (docs/compare.md)
+ * @a, @b: the sessions, PRESCANned or read to the end
+ * @sel_a, @sel_b: selections resolved on @a and @b, or NULL for every task;
+ *                 the idle task (tid 0) is never matched
+ * @err: filled on failure
+ *
+ * Returns 0 or SREP_E_NOMEM.
+ */
+int srep_matching__new(struct srep_matching **out, enum srep_match_mode mode,
+		       const struct srep_session *a, const struct srep_selection *sel_a,
+		       const struct srep_session *b, const struct srep_selection *sel_b,
+		       struct srep_error *err);
+void srep_matching__delete(struct srep_matching *mt);
+size_t srep_matching__nr_pairs(const struct srep_matching *mt);
+/* side 0 = A, 1 = B: the tasks of pair idx (one, or a comm's group); returns their number */
+size_t srep_matching__pair(const struct srep_matching *mt, size_t idx, int side,
+			   const struct srep_task *const **tasks);
+size_t srep_matching__nr_unmatched(const struct srep_matching *mt, int side);
+const struct srep_task *srep_matching__unmatched(const struct srep_matching *mt, int side,
+						 size_t idx);
+
+/* ------------------------------------------------------------------ */
+/* Comparison of two traces (compare.c)                                 */
+/* ------------------------------------------------------------------ */
+
+enum srep_unit { SREP_UNIT_NS = 0, SREP_UNIT_COUNT, SREP_UNIT_PERCENT };
+
+/*
+ * A difference is significant when |B - A| is at least SREP_SIGNIFICANT_REL
+ * of the larger of |A| and |B| and at least the unit's noise floor.
+ */
+#define SREP_SIGNIFICANT_REL		0.10
+#define SREP_SIGNIFICANT_NS		10000.0	/* 10 us */
+#define SREP_SIGNIFICANT_COUNT		2.0
+#define SREP_SIGNIFICANT_PERCENT	1.0	/* percentage points */
+
+struct srep_diff {
+	const char *metric;		/* "cpu_time", "wait_p95", ... */
+	enum srep_unit unit;
+	double a, b;			/* durations scaled by --scale-a / --scale-b */
+	double diff;			/* b - a */
+	double ratio;			/* b / a; NAN when a is 0 */
+	double width;			/* |b - a| / max(|a|, |b|): 0 equal .. 1 one side 0 */
+	bool significant;
+};
+
+/* fill a difference from its two values */
+void srep_diff__set(struct srep_diff *d, const char *metric, enum srep_unit unit,
+		    double a, double b);
+
+struct srep_compare_side {
+	const struct srep_session *session;
+	const struct srep_metrics *metrics;	/* finished */
+	const struct srep_selection *sel;	/* resolved on the session, or NULL */
+	double scale;				/* durations are multiplied by it (> 0) */
+};
+
+struct srep_compare;
+
+/**
+ * srep_compare__new - compare two traces
+ * @out: the comparison
+ * @a, @b: the two sides
+ * @mode: task matching
+ * @err: filled on failure
+ *
+ * Returns 0, SREP_E_INVAL (bad scale) or SREP_E_NOMEM.
+ */
+int srep_compare__new(struct srep_compare **out, const struct srep_compare_side *a,
+		      const struct srep_compare_side *b, enum srep_match_mode mode,
+		      struct srep_error *err);
+void srep_compare__delete(struct srep_compare *c);
+const struct srep_matching *srep_compare__matching(const struct srep_compare *c);
+/* whole workload: makespan, cpu_time, switches, tasks, lost */
+const struct srep_diff *srep_compare__workload(const struct srep_compare *c, size_t *nr);
+/* per CPU (0 .. nr_cpus-1, the union of both sides): busy, idle, utilisation, freq_<kHz> */
+size_t srep_compare__nr_cpus(const struct srep_compare *c);
+const struct srep_diff *srep_compare__cpu(const struct srep_compare *c, size_t cpu, size_t *nr);
+/* per matched pair (matching order): the task metrics of docs/compare.md */
+const struct srep_diff *srep_compare__pair(const struct srep_compare *c, size_t pair, size_t *nr);
+/* the metrics of pair 'pair' on one side (0 = A, 1 = B), unscaled */
+const struct srep_task_metrics *srep_compare__pair_metrics(const struct srep_compare *c,
+							   size_t pair, int side);
+
+/* one row of the per-task table: a pair and one of its metrics */
+struct srep_compare_row {
+	size_t pair;
+	const struct srep_diff *diff;
+};
+
+/* every (pair, metric) row, significant ones first, each part widest first */
+const struct srep_compare_row *srep_compare__rows(const struct srep_compare *c, size_t *nr);
+/* how many differences are significant (workload, CPUs and pairs) */
+size_t srep_compare__nr_significant(const struct srep_compare *c);
+
 #ifdef __cplusplus
 }
 #endif

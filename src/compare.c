@@ -254,6 +254,11 @@ static int cmp_rows(const void *x, const void *y)
 		return a->diff->significant ? -1 : 1;
 	if (a->diff->width != b->diff->width)
 		return a->diff->width > b->diff->width ? -1 : 1;
+	/* equally wide (often one side 0): durations, then the larger change */
+	if (a->diff->unit != b->diff->unit)
+		return a->diff->unit < b->diff->unit ? -1 : 1;
+	if (fabs(a->diff->diff) != fabs(b->diff->diff))
+		return fabs(a->diff->diff) > fabs(b->diff->diff) ? -1 : 1;
 	if (a->pair != b->pair)
 		return a->pair < b->pair ? -1 : 1;
 	return a->diff < b->diff ? -1 : a->diff > b->diff;

@@ -613,8 +613,9 @@ void srep_metrics__workload(const struct srep_metrics *m, const struct srep_sele
 		}
 		if (!t->fork_time || kernel_thread(t))
 			continue;
+		/* perf forks the workload before it enables the events: start at the first event */
 		if (!out->start || t->fork_time < out->start)
-			out->start = t->fork_time;
+			out->start = t->fork_time > m->first ? t->fork_time : m->first;
 		if (task_end(t) > out->end)
 			out->end = task_end(t);
 	}

@@ -543,8 +543,9 @@ int srep_metrics__timeline_bin(const struct srep_metrics *m, int32_t cpu, size_t
 struct srep_workload_metrics {
 	uint64_t first, last;		/* the trace's first and last event */
 	uint64_t start, end;		/* the workload's (see makespan) */
-	uint64_t makespan_ns;		/* tasks forked during the trace, kernel threads
-					   aside; the whole trace when there are none */
+	uint64_t makespan_ns;		/* from the first fork (not before the first
+					   event) to the last end of the tasks forked,
+					   kernel threads aside; else the whole trace */
 	uint64_t cpu_ns;		/* CPU time of the tasks (idle task aside) */
 	uint64_t switches;		/* their switches out */
 	uint64_t lost;			/* LOST + LOST_SAMPLES counts of the session */

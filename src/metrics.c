@@ -19,6 +19,7 @@
 
 #define MAX_FREQS	64	/* cpufreq tables have a few dozen entries at most */
 #define FIRST_BIN_NS	1000u	/* timeline bins start at 1 us and double as needed */
+#define MAX_CPU		8192	/* the largest NR_CPUS kernels are built with (x86 MAXSMP) */
 
 enum tstate { TS_UNKNOWN = 0, TS_RUNNING, TS_WAITING, TS_SLEEP_S, TS_SLEEP_D, TS_OTHER };
 
@@ -119,7 +120,7 @@ static struct task_acc *acc_at(struct srep_metrics *m, size_t idx)
 
 static struct cpu_acc *cpu_at(struct srep_metrics *m, int32_t cpu)
 {
-	if (cpu < 0 || (uint32_t)cpu >= SREP_MAX_CPUS)
+	if (cpu < 0 || cpu >= MAX_CPU)
 		return NULL;
 	if ((size_t)cpu >= m->nr_cpus) {
 		size_t n = (size_t)cpu + 1, i;
@@ -349,7 +350,7 @@ static int on_switch(struct srep_metrics *m, const struct srep_event *ev)
 	int ret = 0;
 
 	if (!c)
-		return ev->cpu < 0 ? 0 : SREP_E_NOMEM;
+		return ev->cpu < 0 || ev->cpu >= MAX_CPU ? 0 : SREP_E_NOMEM;
 	if (!(ev->flags & SREP_EVF_SWITCH_IN) && ev->u.sw.prev_tid >= 0)
 		ret = switch_out(m, c, ev->cpu, ev, ev->time);
 	if (!ret && ev->u.sw.next_tid >= 0)
@@ -417,7 +418,7 @@ static int on_freq(struct srep_metrics *m, const struct srep_event *ev)
 	int ret;
 
 	if (!c)
-		return ev->u.cpu_state.cpu < 0 ? 0 : SREP_E_NOMEM;
+		return ev->u.cpu_state.cpu < 0 || ev->u.cpu_state.cpu >= MAX_CPU ? 0 : SREP_E_NOMEM;
 	ret = freq_close(c, ev->time);
 	c->khz = ev->u.cpu_state.state >= 0 ? ev->u.cpu_state.state : -1;
 	return ret;

@@ -225,6 +225,51 @@ START_TEST(group_of_tasks)
 }
 END_TEST
 
+/* damaged traces: whatever the reader delivers, metrics and comparison cope */
+START_TEST(damaged_traces_do_not_crash)
+{
+	struct fixture_opts o = { .big_endian = _i & 1 };
+	struct fixture *fx = fixture_new(&o);
+	struct srep_open_opts oo = { .flags = SREP_OPEN_PRESCAN };
+	struct srep_compare_side side;
+	struct srep_compare *c;
+	struct srep_session *s;
+	struct srep_metrics *m;
+	const struct srep_event *ev;
+	struct srep_error err = { 0 };
+	uint8_t *buf;
+	size_t len, k;
+	unsigned seed = 7u + (unsigned)_i;
+	char path[4096], *dir = tu_tmpdir();
+
+	ck_assert_ptr_nonnull(fx);
+	scenario(fx);
+	ck_assert_int_eq(fixture_write_mem(fx, &buf, &len, NULL), 0);
+	for (k = 0; k < 1 + len / 100; k++) {	/* about 1% of the bytes */
+		seed = seed * 1103515245u + 12345u;
+		buf[(seed >> 4) % len] ^= (uint8_t)(1u << (seed >> 28) % 8);
+	}
+	snprintf(path, sizeof(path), "%s/t.data", dir);
+	ck_assert_int_eq(tu_write_file(path, buf, len), 0);
+	if (srep_session__open(&s, path, &oo, &err) == 0) {
+		ck_assert_int_eq(srep_metrics__new(&m, s, &err), 0);
+		while (srep_session__next_event(s, &ev, &err) > 0)
+			ck_assert_int_eq(srep_metrics__add(m, ev, &err), 0);
+		srep_metrics__finish(m);
+		side = (struct srep_compare_side){ s, m, NULL, 1 };
+		ck_assert_int_eq(srep_compare__new(&c, &side, &side, _i % 3, &err), 0);
+		ck_assert_uint_eq(srep_compare__nr_significant(c), 0);
+		srep_compare__delete(c);
+		srep_metrics__delete(m);
+		srep_session__delete(s);
+	}
+	free(buf);
+	fixture_free(fx);
+	tu_rmdir(dir);
+	free(dir);
+}
+END_TEST
+
 /* ---- the corpus against perf sched latency ---- */
 
 struct perf_row {
@@ -375,6 +420,7 @@ int main(void)
 	tcase_add_loop_test(tc, tracepoint_scenario, 0, 16);
 	tcase_add_loop_test(tc, switch_records_scenario, 0, 2);
 	tcase_add_test(tc, group_of_tasks);
+	tcase_add_loop_test(tc, damaged_traces_do_not_crash, 0, 200);
 	suite_add_tcase(s, tc);
 	tcase_add_loop_test(corpus, corpus_waits_equal_perf_sched_latency, 0,
 			    sizeof(boards) / sizeof(boards[0]));

@@ -89,12 +89,18 @@ static void ticks(FILE *f, const struct axis *ax, int y)
 {
 	double span = ax->tmax - ax->tmin, step = pow(10, floor(log10(span / 5))), t;
 	char buf[32];
+	int i;
 
 	if (span / step > 10)
 		step *= 2;
-	for (t = ceil(ax->tmin / step) * step; t <= ax->tmax; t += step) {
-		double x = PLOT_X + (t - ax->tmin) / span * PLOT_W;
+	/* counted, not accumulated: a huge --scale must not make t += step stall */
+	for (i = 0; i <= 12 && isfinite(step) && step > 0; i++) {
+		double x;
 
+		t = (ceil(ax->tmin / step) + i) * step;
+		if (t > ax->tmax)
+			break;
+		x = PLOT_X + (t - ax->tmin) / span * PLOT_W;
 		fprintf(f, "<line x1='%.1f' y1='0' x2='%.1f' y2='%d' stroke='#ccc'/>"
 			"<text x='%.1f' y='%d' text-anchor='middle'>%s</text>\n", x, x, y, x, y + 14,
 			fabs(t) < step / 2 ? "0" : compare_fmt(buf, sizeof(buf), SREP_UNIT_NS, t, false));

@@ -199,10 +199,12 @@ void compare_text(FILE *f, const struct compare_run *r)
 	char desc[160];
 	int k;
 
-	for (k = 0; k < 2; k++)
-		fprintf(f, "%c: %s (%s%s)\n", 'A' + k, r->path[k],
-			compare_describe(desc, sizeof(desc), r->s[k]),
-			r->scale[k] != 1 ? ", durations scaled" : "");
+	/* the path alone on its line: only a long path can make it wider than 80 */
+	for (k = 0; k < 2; k++) {
+		fprintf(f, "%c: %s\n   %s", 'A' + k, r->path[k],
+			compare_describe(desc, sizeof(desc), r->s[k]));
+		fprintf(f, r->scale[k] != 1 ? ", durations x %g\n" : "\n", r->scale[k]);
+	}
 	fprintf(f, "tasks: %zu pairs (--match %s), %zu only in A, %zu only in B\n",
 		srep_matching__nr_pairs(mt), srep_match_mode__name(r->mode),
 		srep_matching__nr_unmatched(mt, 0), srep_matching__nr_unmatched(mt, 1));

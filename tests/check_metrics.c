@@ -67,7 +67,53 @@ static void scenario(struct fixture *fx)
 	fixture_switch(fx, T0 + 1100, 1, "swapper/1", 0, 120, FIXTURE_STATE_R, "alpha", 100, 120);
 	fixture_switch(fx, T0 + 1300, 1, "alpha", 100, 120, FIXTURE_STATE_S, "beta", 101, 120);
 	fixture_switch(fx, T0 + 1600, 1, "beta", 101, 120, FIXTURE_STATE_X, "swapper/1", 0, 120);
+	fixture_lost(fx, fixture_add_tracepoint(fx, "sched", "sched_switch"), T0 + 1700, 1, 3);
+	fixture_lost_samples(fx, fixture_add_tracepoint(fx, "sched", "sched_switch"), T0 + 1800,
+			     1, 4);
 	fixture_cpu_frequency(fx, T0 + 2000, 0, 2000000, 0);
+}
+
+/* the timeline's bins add up to each CPU's busy time and cover the trace */
+static void timeline_adds_up(const struct srep_metrics *m, uint64_t span)
+{
+	const struct srep_task *top;
+	struct srep_cpu_metrics c;
+	uint64_t start, bin_ns, busy, sum;
+	size_t nr, i;
+	int32_t cpu;
+
+	srep_metrics__timeline(m, &start, &bin_ns, &nr);
+	ck_assert_uint_le(nr, SREP_TIMELINE_BINS);
+	ck_assert_uint_gt(nr * bin_ns, span);
+	for (cpu = 0; cpu < (int32_t)srep_metrics__nr_cpus(m); cpu++) {
+		for (sum = 0, i = 0; i < nr; i++) {
+			ck_assert_int_eq(srep_metrics__timeline_bin(m, cpu, i, &busy, &top), 0);
+			ck_assert_uint_le(busy, bin_ns);
+			ck_assert(!busy == !top);
+			sum += busy;
+		}
+		srep_metrics__cpu(m, cpu, &c);
+		ck_assert_uint_eq(sum, c.busy_ns);
+	}
+}
+
+static void check_timeline(const struct srep_metrics *m)
+{
+	const struct srep_task *top;
+	uint64_t start, bin_ns, busy;
+	size_t nr;
+
+	timeline_adds_up(m, 2000);
+	srep_metrics__timeline(m, &start, &bin_ns, &nr);
+	ck_assert_uint_eq(start, T0);
+	/* 2 us fit in 1 us bins; per bin, the longest single stretch (the first of equals) */
+	ck_assert_uint_eq(bin_ns, 1000);
+	srep_metrics__timeline_bin(m, 0, 0, &busy, &top);
+	ck_assert_uint_eq(busy, 600);
+	ck_assert_str_eq(srep_task__comm(top), "alpha");	/* 100..300, then beta's 200 */
+	srep_metrics__timeline_bin(m, 1, 1, &busy, &top);
+	ck_assert_uint_eq(busy, 500);
+	ck_assert_str_eq(srep_task__comm(top), "beta");	/* 300 against alpha's 200 */
 }
 
 static void check_scenario(const struct srep_metrics *m, const struct srep_session *s)
@@ -145,7 +191,9 @@ START_TEST(tracepoint_scenario)
 
 	m = collect(path, &s);
 	check_scenario(m, s);
+	check_timeline(m);
 	srep_metrics__workload(m, NULL, &w);
+	ck_assert_uint_eq(w.lost, 7);
 	ck_assert_uint_eq(w.cpu_ns, 1100);
 	ck_assert_uint_eq(w.switches, 5);
 	ck_assert_uint_eq(w.nr_tasks, 2);
@@ -352,6 +400,7 @@ START_TEST(corpus_waits_equal_perf_sched_latency)
 	struct srep_metrics *m;
 	struct perf_row r, ours;
 	char rel[128], *path, *truth, *text, *line, *save = NULL;
+	struct srep_workload_metrics w;
 	uint64_t perf_total = 0;
 	bool fixed_perf;
 	int rows = 0;
@@ -396,6 +445,8 @@ START_TEST(corpus_waits_equal_perf_sched_latency)
 		rows++;
 	}
 	ck_assert_int_gt(rows, 3);
+	srep_metrics__workload(m, NULL, &w);
+	timeline_adds_up(m, w.last - w.first);	/* after many doublings of the bins */
 	/* and no task has waits that perf does not list */
 	if (fixed_perf)
 		ck_assert_uint_eq(all_waits(m, s), perf_total);

@@ -344,7 +344,7 @@ static int switch_in(struct srep_metrics *m, struct cpu_acc *c, int32_t cpu, int
 	return ret;
 }
 
-static int on_switch(struct srep_metrics *m, const struct srep_event *ev)
+static int on_switch(struct srep_metrics *m, const struct srep_event *ev, uint64_t t)
 {
 	struct cpu_acc *c = cpu_at(m, ev->cpu);
 	int ret = 0;
@@ -352,9 +352,9 @@ static int on_switch(struct srep_metrics *m, const struct srep_event *ev)
 	if (!c)
 		return ev->cpu < 0 || ev->cpu >= MAX_CPU ? 0 : SREP_E_NOMEM;
 	if (!(ev->flags & SREP_EVF_SWITCH_IN) && ev->u.sw.prev_tid >= 0)
-		ret = switch_out(m, c, ev->cpu, ev, ev->time);
+		ret = switch_out(m, c, ev->cpu, ev, t);
 	if (!ret && ev->u.sw.next_tid >= 0)
-		ret = switch_in(m, c, ev->cpu, ev->u.sw.next_tid, ev->time);
+		ret = switch_in(m, c, ev->cpu, ev->u.sw.next_tid, t);
 	return ret;
 }
 
@@ -412,37 +412,41 @@ static int freq_close(struct cpu_acc *c, uint64_t t)
 	return ret;
 }
 
-static int on_freq(struct srep_metrics *m, const struct srep_event *ev)
+static int on_freq(struct srep_metrics *m, const struct srep_event *ev, uint64_t t)
 {
 	struct cpu_acc *c = cpu_at(m, ev->u.cpu_state.cpu);
 	int ret;
 
 	if (!c)
 		return ev->u.cpu_state.cpu < 0 || ev->u.cpu_state.cpu >= MAX_CPU ? 0 : SREP_E_NOMEM;
-	ret = freq_close(c, ev->time);
+	ret = freq_close(c, t);
 	c->khz = ev->u.cpu_state.state >= 0 ? ev->u.cpu_state.state : -1;
 	return ret;
 }
 
 int srep_metrics__add(struct srep_metrics *m, const struct srep_event *ev, struct srep_error *err)
 {
+	uint64_t t = ev->time;
 	int ret = 0;
 
-	if (!ev->time || m->finished)
+	if (!t || m->finished)
 		return 0;	/* untimed records (synthesized at start) change no interval */
 	if (!m->first)
-		m->first = ev->time;
-	if (ev->time > m->last)
-		m->last = ev->time;
+		m->first = t;
+	/* an event later than the reorder window (SREP_EVF_LATE) happens now: no interval
+	   may end before it began */
+	if (t < m->last)
+		t = m->last;
+	m->last = t;
 	switch (ev->kind) {
 	case SREP_EV_SWITCH:
-		ret = on_switch(m, ev);
+		ret = on_switch(m, ev, t);
 		break;
 	case SREP_EV_WAKEUP:
-		ret = on_wakeup(m, ev->u.wake.tid, ev->time);
+		ret = on_wakeup(m, ev->u.wake.tid, t);
 		break;
 	case SREP_EV_CPU_FREQ:
-		ret = on_freq(m, ev);
+		ret = on_freq(m, ev, t);
 		break;
 	default:
 		break;

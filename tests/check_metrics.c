@@ -243,6 +243,45 @@ START_TEST(switch_records_scenario)
 }
 END_TEST
 
+/* written out of order, read with a tiny reorder window: late events happen when they arrive */
+static void late_events(struct fixture *fx)
+{
+	fixture_comm(fx, T0, 0, 100, 100, "alpha", false);
+	fixture_switch(fx, T0 + 100, 0, "swapper/0", 0, 120, FIXTURE_STATE_R, "alpha", 100, 120);
+	fixture_switch(fx, T0 + 1000, 0, "alpha", 100, 120, FIXTURE_STATE_S, "swapper/0", 0, 120);
+	fixture_switch(fx, T0 + 2000, 1, "swapper/1", 0, 120, FIXTURE_STATE_R, "beta", 101, 120);
+	fixture_waking(fx, T0 + 500, 0, "alpha", 100, 120, 0);	/* late: asleep since 1000 */
+	fixture_switch(fx, T0 + 3000, 0, "swapper/0", 0, 120, FIXTURE_STATE_R, "alpha", 100, 120);
+}
+
+START_TEST(late_events_make_no_negative_interval)
+{
+	struct fixture_opts o = { 0 };
+	struct srep_open_opts oo = { .reorder_bytes = 1 };
+	struct srep_session *s;
+	struct srep_metrics *m;
+	struct srep_task_metrics a;
+	const struct srep_event *ev;
+	struct srep_error err = { 0 };
+	char path[4096], *dir = write_fixture(&o, late_events, path, sizeof(path));
+
+	ck_assert_int_eq(srep_session__open(&s, path, &oo, &err), 0);
+	ck_assert_int_eq(srep_metrics__new(&m, s, &err), 0);
+	while (srep_session__next_event(s, &ev, &err) > 0)
+		ck_assert_int_eq(srep_metrics__add(m, ev, &err), 0);
+	srep_metrics__finish(m);
+	ck_assert_uint_gt(srep_session__stats(s)->late_events, 0);
+	a = of_tid(m, s, 100);
+	ck_assert_uint_eq(a.cpu_ns, 900);
+	ck_assert_uint_eq(a.sleep_s_ns, 1000);	/* woken when the wakeup arrived, at 2000 */
+	ck_assert_uint_eq(a.wait_max_ns, 1000);
+	srep_metrics__delete(m);
+	srep_session__delete(s);
+	tu_rmdir(dir);
+	free(dir);
+}
+END_TEST
+
 /* groups: sums, merged waits, the earliest start and latest end */
 START_TEST(group_of_tasks)
 {
@@ -471,6 +510,7 @@ int main(void)
 	tcase_add_loop_test(tc, tracepoint_scenario, 0, 16);
 	tcase_add_loop_test(tc, switch_records_scenario, 0, 2);
 	tcase_add_test(tc, group_of_tasks);
+	tcase_add_test(tc, late_events_make_no_negative_interval);
 	tcase_add_loop_test(tc, damaged_traces_do_not_crash, 0, 200);
 	suite_add_tcase(s, tc);
 	tcase_add_loop_test(corpus, corpus_waits_equal_perf_sched_latency, 0,

@@ -13,6 +13,7 @@
 
 const struct cli_cmd cli_commands[] = {
 	{ "info", cmd_info, "what is in a trace: header facts, record and event counts" },
+	{ "compare", cmd_compare, "compare two traces: per task, per CPU, whole workload" },
 	{ NULL, NULL, NULL },
 };
 

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cmd-compare.c - "schedrep compare": where the time goes differently in two
+ * traces of the same workload (two boards, or a replay and its original).
+ * Reads both, has the library compute metrics, pair the tasks and compare,
+ * then prints a table, JSON, and optionally writes the HTML report.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "compare.h"
+
+static const char compare_usage[] =
+	"usage: schedrep compare [--match auto|comm|pid] [--only <sel>]... [--exclude <sel>]... "
+	"[--scale-a <f>] [--scale-b <f>] [--json] [--html <out.html>] [-o <file>] [-q] <a> <b>";
+static const char compare_desc[] =
+	"Compare two traces of the same workload: per task (paired across the traces),\n"
+	"per CPU and for the whole workload: CPU time, switches, waits for a CPU,\n"
+	"sleep, migrations, lifetime, busy and idle time, frequency residency. Each\n"
+	"figure shows A, B, B-A and B/A; '*' marks significant differences. <a> and\n"
+	"<b> are perf.data of any architecture, or schedrep JSON (docs/compare.md).";
+
+enum { OPT_MATCH = 1, OPT_ONLY, OPT_EXCLUDE, OPT_SCALE_A, OPT_SCALE_B, OPT_JSON, OPT_HTML,
+       OPT_OUTPUT, OPT_QUIET };
+
+static const struct cli_opt compare_opts[] = {
+	{ "match", 0, "<how>", "pair tasks by auto (default), comm or pid", OPT_MATCH },
+	{ "only", 0, "<sel>", "only these tasks (pid, tid:N, comm); repeatable", OPT_ONLY },
+	{ "exclude", 0, "<sel>", "leave these tasks out; repeatable", OPT_EXCLUDE },
+	{ "scale-a", 0, "<f>", "scale A's durations (0.1: 10x slower emulator)", OPT_SCALE_A },
+	{ "scale-b", 0, "<f>", "scale B's durations", OPT_SCALE_B },
+	{ "json", 0, NULL, "JSON instead of the table (docs/compare.md)", OPT_JSON },
+	{ "html", 0, "<out.html>", "also write a self-contained HTML report", OPT_HTML },
+	{ "output", 'o', "<file>", "write the table or JSON here, not to stdout", OPT_OUTPUT },
+	{ "quiet", 'q', NULL, "no warnings on stderr", OPT_QUIET },
+	{ NULL, 0, NULL, NULL, 0 },
+};
+
+struct compare_opts {
+	enum srep_match_mode mode;
+	const char **only, **exclude;
+	size_t nr_only, nr_exclude;
+	double scale[2];
+	bool json;
+	const char *html, *output;
+};
+
+static int add_spec(const char ***v, size_t *n, const char *arg)
+{
+	const char **nv = realloc(*v, (*n + 1) * sizeof(*nv));
+
+	if (!nv) {
+		cli_errorf("out of memory");
+		return EXIT_FAIL;
+	}
+	nv[(*n)++] = arg;
+	*v = nv;
+	return EXIT_OK;
+}
+
+static int parse_scale(const char *arg, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(arg, &end);
+	if (errno || end == arg || *end || !(*out > 0) || isinf(*out))
+		return cli_usage_error(compare_usage, "'%s': expected a positive number", arg);
+	return EXIT_OK;
+}
+
+static int on_opt(void *ctx, int id, const char *arg)
+{
+	struct compare_opts *o = ctx;
+	struct srep_error err = { 0 };
+
+	switch (id) {
+	case OPT_MATCH:
+		return srep_match_mode__parse(arg, &o->mode, &err) ?
+		       cli_usage_error(compare_usage, "--match: %s", err.msg) : EXIT_OK;
+	case OPT_ONLY: return add_spec(&o->only, &o->nr_only, arg);
+	case OPT_EXCLUDE: return add_spec(&o->exclude, &o->nr_exclude, arg);
+	case OPT_SCALE_A: return parse_scale(arg, &o->scale[0]);
+	case OPT_SCALE_B: return parse_scale(arg, &o->scale[1]);
+	case OPT_JSON: o->json = true; return EXIT_OK;
+	case OPT_HTML: o->html = arg; return EXIT_OK;
+	case OPT_OUTPUT: o->output = arg; return EXIT_OK;
+	default: cli_quiet = true; return EXIT_OK;
+	}
+}
+
+/* one side: the trace read once for its tasks, then again into the metrics */
+struct side {
+	struct srep_session *s;
+	struct srep_selection *sel;
+	struct srep_metrics *m;
+};
+
+static int make_selection(struct side *sd, const struct compare_opts *o, struct srep_error *err)
+{
+	size_t i;
+	int ret = srep_selection__new(&sd->sel, err);
+
+	for (i = 0; !ret && i < o->nr_only; i++)
+		ret = srep_selection__add_only(sd->sel, o->only[i], err);
+	for (i = 0; !ret && i < o->nr_exclude; i++)
+		ret = srep_selection__add_exclude(sd->sel, o->exclude[i], err);
+	return ret ? ret : srep_selection__resolve(sd->sel, sd->s, err);
+}
+
+static int read_side(struct side *sd, const char *path, const struct compare_opts *o,
+		     struct srep_error *err)
+{
+	struct srep_open_opts oo = { .flags = SREP_OPEN_PRESCAN, .diag = cli_diag };
+	const struct srep_event *ev;
+	struct cli_progress prog;
+	uint64_t done, total, n = 0;
+	int ret;
+
+	ret = srep_session__open(&sd->s, path, &oo, err);
+	if (!ret)
+		ret = make_selection(sd, o, err);
+	if (!ret)
+		ret = srep_metrics__new(&sd->m, sd->s, err);
+	if (ret)
+		return ret;
+	srep_session__progress(sd->s, &done, &total);
+	cli_progress_init(&prog, path, total, -1);
+	while ((ret = srep_session__next_event(sd->s, &ev, err)) > 0) {
+		ret = srep_metrics__add(sd->m, ev, err);
+		if (ret)
+			break;
+		if ((++n & 0xffff) == 0)
+			cli_progress_update(&prog, sd->s);
+	}
+	cli_progress_done(&prog);
+	srep_metrics__finish(sd->m);
+	return ret;
+}
+
+static void free_side(struct side *sd)
+{
+	srep_metrics__delete(sd->m);
+	srep_selection__delete(sd->sel);
+	srep_session__delete(sd->s);
+}
+
+static int write_out(const char *path, const char *input, const struct compare_run *r,
+		     int what)
+{
+	struct srep_error err = { 0 };
+	struct cli_out out;
+
+	if (cli_out_open(&out, path, input, &err))
+		return cli_error(&err);
+	if (what == OPT_HTML)
+		compare_html(out.f, r);
+	else if (what == OPT_JSON && compare_json(out.f, r)) {
+		cli_out_abort(&out);
+		cli_errorf("out of memory");
+		return EXIT_FAIL;
+	} else if (what != OPT_JSON)
+		compare_text(out.f, r);
+	if (cli_out_commit(&out, &err))
+		return cli_error(&err);
+	return EXIT_OK;
+}
+
+static int run(struct compare_opts *o, const char *path[2])
+{
+	struct side sd[2] = { { 0 }, { 0 } };
+	struct srep_compare_side cs[2];
+	struct compare_run r = { .path = { path[0], path[1] }, .mode = o->mode };
+	struct srep_compare *c = NULL;
+	struct srep_error err = { 0 };
+	int k, ret = 0, status;
+
+	for (k = 0; k < 2 && !ret; k++)
+		ret = read_side(&sd[k], path[k], o, &err);
+	for (k = 0; k < 2 && !ret; k++) {
+		cs[k] = (struct srep_compare_side){ sd[k].s, sd[k].m, sd[k].sel, o->scale[k] };
+		r.s[k] = sd[k].s;
+		r.m[k] = sd[k].m;
+		r.scale[k] = o->scale[k];
+	}
+	if (!ret)
+		ret = srep_compare__new(&c, &cs[0], &cs[1], o->mode, &err);
+	if (ret) {
+		status = cli_error(&err);
+		goto out;
+	}
+	r.c = c;
+	status = write_out(o->output ? o->output : "-", path[0], &r, o->json ? OPT_JSON : 0);
+	if (!status && o->html)
+		status = write_out(o->html, path[0], &r, OPT_HTML);
+out:
+	srep_compare__delete(c);
+	free_side(&sd[0]);
+	free_side(&sd[1]);
+	return status;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct compare_opts o = { .mode = SREP_MATCH_AUTO, .scale = { 1, 1 } };
+	const char *path[2];
+	int first, ret;
+	bool done;
+
+	ret = cli_parse(argc, argv, compare_usage, compare_desc, compare_opts, on_opt, &o, &first,
+			&done);
+	if (!ret && !done && argc - first != 2)
+		ret = cli_usage_error(compare_usage, "expected two traces");
+	if (!ret && !done) {
+		path[0] = argv[first];
+		path[1] = argv[first + 1];
+		cli_signals_install();
+		ret = run(&o, path);
+	}
+	free(o.only);
+	free(o.exclude);
+	return ret;
+}

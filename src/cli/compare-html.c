@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * compare-html.c - "schedrep compare --html": one self-contained HTML file
+ * (inline CSS and SVG, no script, nothing fetched) with both traces' per-CPU
+ * timelines on a common time axis, bar charts of CPU time and wait per task,
+ * and the comparison tables. Written by hand: a few SVG shapes do not need a
+ * charting library, and a report must open offline.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+
+#define PLOT_X		110	/* left margin for row labels */
+#define PLOT_W		840
+#define ROW_H		18
+#define BARS_SHOWN	30	/* tasks per bar chart: the largest */
+#define BAR_H		7
+#define LEGEND_MAX	8	/* comms named under the timelines */
+
+static const char css[] =
+	"body{font:14px sans-serif;margin:20px;color:#222}"
+	"table{border-collapse:collapse;margin:8px 0}"
+	"td,th{padding:2px 8px;border-bottom:1px solid #ddd;text-align:right}"
+	"td:first-child,th:first-child,td.m{text-align:left}"
+	"tr.sig td{background:#fff3d6}svg text{font:11px sans-serif}"
+	".a{fill:#3569c9}.b{fill:#e8862a}";
+
+static void esc(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+/* a stable colour per comm */
+static unsigned hue_of(const char *comm)
+{
+	unsigned h = 2166136261u;
+
+	for (; *comm; comm++)
+		h = (h ^ (unsigned char)*comm) * 16777619u;
+	return h % 360;
+}
+
+/* ---- timelines ---- */
+
+struct axis {
+	double tmin, tmax;		/* ns relative to each side's workload start, scaled */
+	uint64_t origin[2];
+};
+
+static void axis_of(const struct compare_run *r, struct axis *ax)
+{
+	struct srep_workload_metrics w;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		double lo, hi;
+
+		srep_metrics__workload(r->m[k], NULL, &w);
+		ax->origin[k] = w.start;
+		lo = ((double)w.first - (double)w.start) * r->scale[k];
+		hi = ((double)w.last - (double)w.start) * r->scale[k];
+		ax->tmin = k == 0 || lo < ax->tmin ? lo : ax->tmin;
+		ax->tmax = k == 0 || hi > ax->tmax ? hi : ax->tmax;
+	}
+	if (ax->tmax <= ax->tmin)
+		ax->tmax = ax->tmin + 1;
+}
+
+static double x_of(const struct axis *ax, const struct compare_run *r, int k, uint64_t t)
+{
+	double rel = ((double)t - (double)ax->origin[k]) * r->scale[k];
+
+	return PLOT_X + (rel - ax->tmin) / (ax->tmax - ax->tmin) * PLOT_W;
+}
+
+static void ticks(FILE *f, const struct axis *ax, int y)
+{
+	double span = ax->tmax - ax->tmin, step = pow(10, floor(log10(span / 5))), t;
+	char buf[32];
+	int i;
+
+	if (span / step > 10)
+		step *= 2;
+	/* counted, not accumulated: a huge --scale must not make t += step stall */
+	for (i = 0; i <= 12 && isfinite(step) && step > 0; i++) {
+		double x;
+
+		t = (ceil(ax->tmin / step) + i) * step;
+		if (t > ax->tmax)
+			break;
+		x = PLOT_X + (t - ax->tmin) / span * PLOT_W;
+		fprintf(f, "<line x1='%.1f' y1='0' x2='%.1f' y2='%d' stroke='#ccc'/>"
+			"<text x='%.1f' y='%d' text-anchor='middle'>%s</text>\n", x, x, y, x, y + 14,
+			fabs(t) < step / 2 ? "0" : compare_fmt(buf, sizeof(buf), SREP_UNIT_NS, t, false));
+	}
+}
+
+/* one CPU row: runs of bins with the same top comm and a similar load become one rect */
+static void cpu_row(FILE *f, const struct compare_run *r, const struct axis *ax, int k,
+		    int32_t cpu, int y)
+{
+	uint64_t start, bin_ns, busy;
+	const struct srep_task *top;
+	size_t nr, i, j;
+
+	srep_metrics__timeline(r->m[k], &start, &bin_ns, &nr);
+	for (i = 0; i < nr; i = j) {
+		const char *comm;
+		int level;
+
+		srep_metrics__timeline_bin(r->m[k], cpu, i, &busy, &top);
+		level = (int)(10.0 * (double)busy / (double)bin_ns + 0.5);
+		for (j = i + 1; j < nr; j++) {
+			uint64_t b2;
+			const struct srep_task *t2;
+
+			srep_metrics__timeline_bin(r->m[k], cpu, j, &b2, &t2);
+			if ((int)(10.0 * (double)b2 / (double)bin_ns + 0.5) != level ||
+			    (top && t2 ? strcmp(srep_task__comm(top), srep_task__comm(t2)) : top != t2))
+				break;
+		}
+		if (!top || !level)
+			continue;
+		comm = srep_task__comm(top);
+		fprintf(f, "<rect x='%.2f' y='%d' width='%.2f' height='%d' fill='hsl(%u,65%%,50%%)' "
+			"fill-opacity='%.1f'><title>", x_of(ax, r, k, start + i * bin_ns), y,
+			(double)(j - i) * (double)bin_ns * r->scale[k] / (ax->tmax - ax->tmin) * PLOT_W,
+			ROW_H - 4, hue_of(comm), level / 10.0);
+		esc(f, comm);
+		fprintf(f, "</title></rect>\n");
+	}
+}
+
+struct legend {
+	const char *comm[64];
+	double busy[64];
+	size_t n;
+};
+
+/* the comms that fill the timelines, by busy time over both traces */
+static void legend_add(struct legend *lg, const struct compare_run *r, int k, int32_t cpu)
+{
+	uint64_t start, bin_ns, busy;
+	const struct srep_task *top;
+	size_t nr, i, j;
+
+	srep_metrics__timeline(r->m[k], &start, &bin_ns, &nr);
+	for (i = 0; i < nr; i++) {
+		srep_metrics__timeline_bin(r->m[k], cpu, i, &busy, &top);
+		if (!top)
+			continue;
+		for (j = 0; j < lg->n && strcmp(lg->comm[j], srep_task__comm(top)); j++)
+			;
+		if (j == lg->n && lg->n == 64)
+			continue;
+		if (j == lg->n)
+			lg->comm[lg->n++] = srep_task__comm(top);
+		lg->busy[j] += (double)busy * r->scale[k];
+	}
+}
+
+static void legend(FILE *f, struct legend *lg, int y)
+{
+	size_t i, j, best;
+	int x = PLOT_X;
+
+	/* a partial selection sort: the busiest first */
+	for (i = 0; i < lg->n && i < LEGEND_MAX; i++) {
+		const char *c;
+		double b;
+
+		for (best = i, j = i + 1; j < lg->n; j++)
+			best = lg->busy[j] > lg->busy[best] ? j : best;
+		c = lg->comm[best];
+		b = lg->busy[best];
+		lg->comm[best] = lg->comm[i];
+		lg->busy[best] = lg->busy[i];
+		lg->comm[i] = c;
+		lg->busy[i] = b;
+		fprintf(f, "<rect x='%d' y='%d' width='10' height='10' fill='hsl(%u,65%%,50%%)'/>"
+			"<text x='%d' y='%d'>", x, y, hue_of(c), x + 14, y + 9);
+		esc(f, c);
+		fprintf(f, "</text>\n");
+		x += 30 + 7 * (int)strlen(c);
+	}
+}
+
+static void timelines(FILE *f, const struct compare_run *r)
+{
+	struct legend lg = { .n = 0 };
+	struct axis ax = { 0, 0, { 0, 0 } };
+	size_t n[2] = { srep_metrics__nr_cpus(r->m[0]), srep_metrics__nr_cpus(r->m[1]) }, cpu;
+	int k, y = 0, height = (int)(n[0] + n[1]) * ROW_H + 12;
+
+	axis_of(r, &ax);
+	fprintf(f, "<h2>CPU timelines</h2>\n<p>Time from each trace's workload start%s; "
+		"colour: the task that ran longest in each slice, opacity: how busy the CPU was."
+		"</p>\n<svg id='timeline' width='%d' height='%d'>\n",
+		r->scale[0] != 1 || r->scale[1] != 1 ? " (scaled)" : "", PLOT_X + PLOT_W + 20,
+		height + 36);
+	ticks(f, &ax, height);
+	for (k = 0; k < 2; k++) {
+		for (cpu = 0; cpu < n[k]; cpu++, y += ROW_H) {
+			fprintf(f, "<text x='0' y='%d'>%c cpu%zu</text><rect x='%d' y='%d' width='%d' "
+				"height='%d' fill='#f2f2f2'/>\n", y + 12, 'A' + k, cpu, PLOT_X, y,
+				PLOT_W, ROW_H - 4);
+			cpu_row(f, r, &ax, k, (int32_t)cpu, y);
+			legend_add(&lg, r, k, (int32_t)cpu);
+		}
+		y += 12 * (k == 0);
+	}
+	legend(f, &lg, height + 22);
+	fprintf(f, "</svg>\n");
+}
+
+/* ---- bar charts ---- */
+
+struct bar {
+	size_t pair;
+	double a, b, ta, tb;		/* values and tick marks (p95), scaled */
+};
+
+static int by_size(const void *x, const void *y)
+{
+	const struct bar *p = x, *q = y;
+	double a = fmax(p->a, p->b), b = fmax(q->a, q->b);
+
+	return a != b ? (a < b ? 1 : -1) : (p->pair > q->pair) - (p->pair < q->pair);
+}
+
+static void bar_chart(FILE *f, const struct compare_run *r, const char *id, const char *title,
+		      struct bar *bars, size_t n)
+{
+	double max = 0;
+	size_t i;
+	char label[64], va[32], vb[32];
+
+	qsort(bars, n, sizeof(*bars), by_size);
+	n = n < BARS_SHOWN ? n : BARS_SHOWN;
+	for (i = 0; i < n; i++)
+		max = fmax(max, fmax(fmax(bars[i].a, bars[i].b), fmax(bars[i].ta, bars[i].tb)));
+	fprintf(f, "<h2>%s</h2>\n<svg id='%s' width='%d' height='%zu'>\n"
+		"<rect class='a' x='200' y='0' width='10' height='8'/><text x='214' y='8'>A</text>"
+		"<rect class='b' x='240' y='0' width='10' height='8'/><text x='254' y='8'>B</text>\n",
+		title, id, 200 + 600 + 160, n * (2 * BAR_H + 6) + 20);
+	for (i = 0; i < n && max > 0; i++) {
+		double y = 16 + (double)i * (2 * BAR_H + 6);
+		double wa = bars[i].a / max * 600, wb = bars[i].b / max * 600;
+
+		fprintf(f, "<text x='0' y='%.0f'>", y + BAR_H + 3);
+		esc(f, compare_label(label, sizeof(label), r->c, bars[i].pair, 30));
+		fprintf(f, "</text><rect class='a' x='200' y='%.0f' width='%.1f' height='%d'/>"
+			"<rect class='b' x='200' y='%.0f' width='%.1f' height='%d'/>"
+			"<text x='%.1f' y='%.0f'>%s / %s</text>\n", y, wa, BAR_H, y + BAR_H, wb, BAR_H,
+			205 + fmax(wa, wb), y + BAR_H + 3,
+			compare_fmt(va, sizeof(va), SREP_UNIT_NS, bars[i].a, false),
+			compare_fmt(vb, sizeof(vb), SREP_UNIT_NS, bars[i].b, false));
+		if (bars[i].ta > 0 || bars[i].tb > 0)
+			fprintf(f, "<rect x='%.1f' y='%.0f' width='2' height='%d' fill='#222'/>"
+				"<rect x='%.1f' y='%.0f' width='2' height='%d' fill='#222'/>\n",
+				200 + bars[i].ta / max * 600, y, BAR_H,
+				200 + bars[i].tb / max * 600, y + BAR_H, BAR_H);
+	}
+	fprintf(f, "</svg>\n");
+}
+
+static void charts(FILE *f, const struct compare_run *r)
+{
+	size_t n = srep_matching__nr_pairs(srep_compare__matching(r->c)), i, nw = 0;
+	struct bar *cpu = calloc(n ? n : 1, sizeof(*cpu)), *wait = calloc(n ? n : 1, sizeof(*wait));
+
+	for (i = 0; cpu && wait && i < n; i++) {
+		size_t nd;
+		const struct srep_diff *d = srep_compare__pair(r->c, i, &nd);
+
+		/* diffs in the order of compare.c: 0 cpu_time, 3 wait_mean, 5 wait_p95 */
+		cpu[i] = (struct bar){ i, d[0].a, d[0].b, 0, 0 };
+		if (d[3].a > 0 || d[3].b > 0)
+			wait[nw++] = (struct bar){ i, d[3].a, d[3].b, d[5].a, d[5].b };
+	}
+	if (cpu && wait) {
+		bar_chart(f, r, "cpu-chart", "CPU time per task", cpu, n);
+		bar_chart(f, r, "wait-chart", "Wait for a CPU per task (mean; the tick is p95)",
+			  wait, nw);
+	}
+	free(cpu);
+	free(wait);
+}
+
+/* ---- tables ---- */
+
+static void diff_cells(FILE *f, const struct srep_diff *d)
+{
+	char a[32], b[32], x[32];
+
+	fprintf(f, "<td class='m'>%s</td><td>%s</td><td>%s</td><td>%s</td>", d->metric,
+		compare_fmt(a, sizeof(a), d->unit, d->a, false),
+		compare_fmt(b, sizeof(b), d->unit, d->b, false),
+		compare_fmt(x, sizeof(x), d->unit, d->diff, true));
+	if (isnan(d->ratio))
+		fprintf(f, "<td>-</td>");
+	else
+		fprintf(f, "<td>%.2f</td>", d->ratio);
+	fprintf(f, "<td>%s</td></tr>\n", d->significant ? "*" : "");
+}
+
+static void table_head(FILE *f, const char *first)
+{
+	fprintf(f, "<table><tr><th>%s</th><th>metric</th><th>A</th><th>B</th><th>B-A</th>"
+		"<th>B/A</th><th></th></tr>\n", first);
+}
+
+static void tables(FILE *f, const struct compare_run *r)
+{
+	const struct srep_compare_row *rows;
+	const struct srep_diff *d;
+	size_t n, i, cpu;
+	char label[64];
+
+	fprintf(f, "<h2>Workload</h2>\n");
+	table_head(f, "");
+	for (d = srep_compare__workload(r->c, &n), i = 0; i < n; i++) {
+		fprintf(f, "<tr%s><td></td>", d[i].significant ? " class='sig'" : "");
+		diff_cells(f, &d[i]);
+	}
+	fprintf(f, "</table>\n<h2>CPUs</h2>\n");
+	table_head(f, "cpu");
+	for (cpu = 0; cpu < srep_compare__nr_cpus(r->c); cpu++) {
+		for (d = srep_compare__cpu(r->c, cpu, &n), i = 0; i < n; i++) {
+			fprintf(f, "<tr%s><td>cpu%zu</td>", d[i].significant ? " class='sig'" : "", cpu);
+			diff_cells(f, &d[i]);
+		}
+	}
+	fprintf(f, "</table>\n<h2>Tasks, widest differences first</h2>\n");
+	table_head(f, "task (tid A/B)");
+	for (rows = srep_compare__rows(r->c, &n), i = 0; i < n; i++) {
+		fprintf(f, "<tr%s><td>", rows[i].diff->significant ? " class='sig'" : "");
+		esc(f, compare_label(label, sizeof(label), r->c, rows[i].pair, 40));
+		fprintf(f, "</td>");
+		diff_cells(f, rows[i].diff);
+	}
+	fprintf(f, "</table>\n");
+}
+
+static void unmatched(FILE *f, const struct srep_matching *mt, int k)
+{
+	size_t i, n = srep_matching__nr_unmatched(mt, k);
+
+	fprintf(f, "<h2>Only in %c (%zu)</h2>\n<p>", 'A' + k, n);
+	for (i = 0; i < n; i++) {
+		const struct srep_task *t = srep_matching__unmatched(mt, k, i);
+
+		esc(f, srep_task__comm(t));
+		fprintf(f, "/%d%s", srep_task__tid(t), i + 1 < n ? ", " : "");
+	}
+	fprintf(f, "</p>\n");
+}
+
+void compare_html(FILE *f, const struct compare_run *r)
+{
+	const struct srep_matching *mt = srep_compare__matching(r->c);
+	char desc[160];
+	int k;
+
+	fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset='utf-8'>"
+		"<title>schedrep compare</title><style>%s</style></head><body>\n"
+		"<h1>schedrep compare</h1>\n<p>", css);
+	for (k = 0; k < 2; k++) {
+		fprintf(f, "<b>%c</b>: ", 'A' + k);
+		esc(f, r->path[k]);
+		fprintf(f, " (");
+		esc(f, compare_describe(desc, sizeof(desc), r->s[k]));
+		fprintf(f, r->scale[k] != 1 ? ", durations x %g)<br>\n" : ")<br>\n", r->scale[k]);
+	}
+	fprintf(f, "%zu task pairs (match %s), %zu only in A, %zu only in B; "
+		"%zu significant differences (|B-A| at least %.0f%% of the larger, and at least "
+		"10 us, 2 or 1 percentage point).</p>\n", srep_matching__nr_pairs(mt),
+		srep_match_mode__name(r->mode), srep_matching__nr_unmatched(mt, 0),
+		srep_matching__nr_unmatched(mt, 1), srep_compare__nr_significant(r->c),
+		100 * SREP_SIGNIFICANT_REL);
+	timelines(f, r);
+	charts(f, r);
+	tables(f, r);
+	unmatched(f, mt, 0);
+	unmatched(f, mt, 1);
+	fprintf(f, "</body></html>\n");
+}

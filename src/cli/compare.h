@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * compare.h - what cmd-compare.c hands to its three outputs: the aligned
+ * text table (compare-text.c), JSON (compare-json.c, docs/compare.md) and
+ * the HTML report (compare-html.c).
+ */
+#ifndef SREP_CLI_COMPARE_H
+#define SREP_CLI_COMPARE_H
+
+#include <stdio.h>
+
+#include "schedrep.h"
+
+struct compare_run {
+	const char *path[2];
+	const struct srep_session *s[2];
+	const struct srep_metrics *m[2];
+	double scale[2];
+	enum srep_match_mode mode;
+	const struct srep_compare *c;
+};
+
+void compare_text(FILE *f, const struct compare_run *r);
+/* returns 0, or -1 when out of memory */
+int compare_json(FILE *f, const struct compare_run *r);
+void compare_html(FILE *f, const struct compare_run *r);
+
+/* "12.345ms", "17", "95.1%"; 'sign' adds '+' to positive values */
+const char *compare_fmt(char *buf, size_t size, enum srep_unit unit, double v, bool sign);
+/* "comm 117/2045" (tids of A/B) or "comm (81/80)" for groups, cut to 'width' with '~' */
+const char *compare_label(char *buf, size_t size, const struct srep_compare *c, size_t pair,
+			  size_t width);
+/* "aarch64, 2 CPUs, perf 6.1.176" */
+const char *compare_describe(char *buf, size_t size, const struct srep_session *s);
+
+#endif /* SREP_CLI_COMPARE_H */

@@ -165,7 +165,7 @@ static size_t freq_union(const struct srep_compare_side *side[2], int32_t cpu, u
 			 size_t max)
 {
 	struct srep_cpu_metrics cm;
-	uint64_t khz, ns;
+	uint64_t khz = 0, ns = 0;
 	size_t n = 0, i, j;
 	int k;
 

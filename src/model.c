@@ -17,6 +17,7 @@
 
 #define HDR_SIZE 8
 
+/* all SREP_COMM_MAX bytes are set: the event copies the whole array */
 static void copy_comm(char *dst, const uint8_t *src, size_t max)
 {
 	const uint8_t *nul = memchr(src, '\0', max);
@@ -25,7 +26,7 @@ static void copy_comm(char *dst, const uint8_t *src, size_t max)
 	if (len >= SREP_COMM_MAX)
 		len = SREP_COMM_MAX - 1;
 	memcpy(dst, src, len);
-	dst[len] = '\0';
+	memset(dst + len, 0, SREP_COMM_MAX - len);
 }
 
 /* a string that lives until the next event */

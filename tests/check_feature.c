@@ -2,7 +2,8 @@
 /*
  * check_feature.c - header feature payloads (src/feature.c): every feature
  * schedrep reads, in both byte orders; EVENT_DESC matched to events by id
- * and by position; every truncation of a payload is an error with an offset inside it (a warning
+ * and by position; build ids in today's and the pre-pid layout; every
+ * truncation of a payload is an error with an offset inside it (a warning
  * naming it when it comes from a file); unknown features are skipped.
  */
 #include <stdio.h>
@@ -59,8 +60,8 @@ static void parse_ok(struct srep_session *s, unsigned feat, const struct tu_buf 
 /*
  * Every shorter prefix of a payload must fail as truncated, at an offset
  * inside what it was given; each prefix is an exactly sized heap block.
- * A sequence of entries may end at any entry's end: 'entries' lists those
- * lengths.
+ * A sequence of entries (build ids) may end at any entry's end: 'entries'
+ * lists those lengths.
  */
 static void prefixes_fail_but(unsigned feat, const struct tu_buf *b, bool be,
 			      const size_t *entries, size_t nr_entries)
@@ -435,6 +436,131 @@ START_TEST(event_desc_first_name_wins)
 }
 END_TEST
 
+/* ---- BUILD_ID ---- */
+
+static void build_id_entry(struct tu_buf *b, uint16_t misc, int32_t pid, uint8_t seed,
+			   uint8_t size, const char *name)
+{
+	size_t n = strlen(name) + 1, pad = (n + 63) / 64 * 64;
+	uint8_t id[20];
+	int i;
+
+	for (i = 0; i < 20; i++)
+		id[i] = (uint8_t)(seed + i);
+	tu_u32(b, 0);				/* header.type: 0 in the feature section */
+	tu_u16(b, misc);
+	tu_u16(b, (uint16_t)(36 + pad));
+	tu_u32(b, (uint32_t)pid);
+	tu_put(b, id, 20);
+	tu_u8(b, size);
+	tu_zero(b, 3);
+	tu_put(b, name, n);
+	tu_zero(b, pad - n);
+}
+
+/* the layout before pids: 24 id bytes right after the header, then the name */
+static void old_build_id_entry(struct tu_buf *b, uint8_t seed, const char *name)
+{
+	size_t n = strlen(name) + 1, pad = (n + 63) / 64 * 64;
+	int i;
+
+	tu_u32(b, 0);
+	tu_u16(b, 1);
+	tu_u16(b, (uint16_t)(32 + pad));
+	for (i = 0; i < 24; i++)
+		tu_u8(b, (uint8_t)(i < 20 ? seed + i : 0));
+	tu_put(b, name, n);
+	tu_zero(b, pad - n);
+}
+
+static void check_id(const struct srep_build_id *bid, uint8_t seed, uint8_t size)
+{
+	int i;
+
+	ck_assert_uint_eq(bid->size, size);
+	for (i = 0; i < 20; i++)
+		ck_assert_uint_eq(bid->id[i], (uint8_t)(seed + i));
+}
+
+START_TEST(build_ids)
+{
+	int be;
+
+	for (be = 0; be < 2; be++) {
+		struct srep_session *s = fake_session(be, false);
+		struct tu_buf b = { .be = be };
+		size_t ends[5] = { 0 };
+
+		build_id_entry(&b, 0x8000 | 1, -1, 0x10, 20, "[kernel.kallsyms]");
+		ends[1] = b.len;
+		build_id_entry(&b, 0x8000 | 2, 4242, 0x40, 8, "/usr/lib/libc.so.6");
+		ends[2] = b.len;
+		build_id_entry(&b, 2, 77, 0x70, 3, "/usr/bin/true");	/* size byte not valid */
+		ends[3] = b.len;
+		build_id_entry(&b, 0x8000 | 2, 78, 0x90, 200, "/bad/size");	/* > 20: 20 */
+		ends[4] = b.len;
+		parse_ok(s, FEAT_BUILD_ID, &b);
+		ck_assert_uint_eq(s->nr_build_ids, 4);
+		ck_assert_int_eq(s->build_ids[0].pid, -1);
+		ck_assert_str_eq(s->build_ids[0].filename, "[kernel.kallsyms]");
+		ck_assert_uint_eq(s->build_ids[0].misc, 0x8001);
+		check_id(&s->build_ids[0], 0x10, 20);
+		ck_assert_int_eq(s->build_ids[1].pid, 4242);
+		ck_assert_str_eq(s->build_ids[1].filename, "/usr/lib/libc.so.6");
+		check_id(&s->build_ids[1], 0x40, 8);
+		ck_assert_int_eq(s->build_ids[2].pid, 77);
+		check_id(&s->build_ids[2], 0x70, 20);
+		check_id(&s->build_ids[3], 0x90, 20);
+		prefixes_fail_but(FEAT_BUILD_ID, &b, be, ends, 4);
+		tu_buf_free(&b);
+		srep_session__delete(s);
+	}
+}
+END_TEST
+
+START_TEST(build_ids_pre_pid_layout)
+{
+	struct srep_session *s = fake_session(true, false);
+	struct tu_buf b = { .be = true };
+	size_t ends[2] = { 0 };
+
+	old_build_id_entry(&b, 0x20, "[kernel.kallsyms]");
+	ends[1] = b.len;
+	old_build_id_entry(&b, 0x50, "/lib/modules/x.ko");
+	parse_ok(s, FEAT_BUILD_ID, &b);
+	ck_assert_uint_eq(s->nr_build_ids, 2);
+	ck_assert_int_eq(s->build_ids[0].pid, -1);
+	ck_assert_str_eq(s->build_ids[0].filename, "[kernel.kallsyms]");
+	check_id(&s->build_ids[0], 0x20, 20);
+	/* the kernel's entry reveals the layout of the whole table (perf's ABI quirk) */
+	ck_assert_int_eq(s->build_ids[1].pid, -1);
+	ck_assert_str_eq(s->build_ids[1].filename, "/lib/modules/x.ko");
+	check_id(&s->build_ids[1], 0x50, 20);
+	prefixes_fail_but(FEAT_BUILD_ID, &b, true, ends, 2);
+	tu_buf_free(&b);
+	srep_session__delete(s);
+}
+END_TEST
+
+START_TEST(build_id_entry_sizes)
+{
+	struct srep_session *s = fake_session(false, false);
+	struct srep_error err = { 0 };
+	struct tu_buf b = { 0 };
+
+	/* an entry of size 8 would never advance past its name: refused */
+	tu_u32(&b, 0);
+	tu_u16(&b, 0);
+	tu_u16(&b, 8);
+	tu_zero(&b, 40);
+	ck_assert_int_eq(parse(s, FEAT_BUILD_ID, &b, &err), SREP_E_TRUNCATED);
+	ck_assert_uint_eq(err.offset, PAYLOAD_OFF);
+	ck_assert_uint_eq(s->nr_build_ids, 0);
+	tu_buf_free(&b);
+	srep_session__delete(s);
+}
+END_TEST
+
 /* features schedrep does not read, known to perf or not, are skipped untouched */
 START_TEST(unknown_features_skipped)
 {
@@ -627,6 +753,9 @@ int main(void)
 	tcase_add_test(tc, event_desc_by_id);
 	tcase_add_test(tc, event_desc_by_position);
 	tcase_add_test(tc, event_desc_first_name_wins);
+	tcase_add_test(tc, build_ids);
+	tcase_add_test(tc, build_ids_pre_pid_layout);
+	tcase_add_test(tc, build_id_entry_sizes);
 	tcase_add_test(tc, unknown_features_skipped);
 	tcase_add_test(tc, word_size_from_arch);
 	tcase_add_test(tc, truncated_in_a_file);

@@ -144,6 +144,24 @@ START_TEST(attr_size_field_limits)
 }
 END_TEST
 
+/* attr.size 0 is the first ABI (64 bytes), as the kernel and perf read it */
+START_TEST(attr_size_zero_is_ver0)
+{
+	int be;
+
+	for (be = 0; be < 2; be++) {
+		struct tu_buf b = { .be = be };
+		struct perf_attr a;
+
+		put_attr(&b, 128, 0, 0);
+		attr_decode(&a, b.p, 128, be);
+		ck_assert_uint_eq(a.size, 0);
+		check_attr(&a, PERF_ATTR_SIZE_VER0, "attr.size 0");
+		tu_buf_free(&b);
+	}
+}
+END_TEST
+
 /* a big-endian writer's bitfield, read back to little-endian positions */
 static uint64_t decode_flags(uint64_t word, bool be)
 {
@@ -564,6 +582,7 @@ int main(void)
 
 	tcase_add_test(tc, attr_every_size_both_orders);
 	tcase_add_test(tc, attr_size_field_limits);
+	tcase_add_test(tc, attr_size_zero_is_ver0);
 	tcase_add_test(tc, flag_bitfield_big_endian);
 	tcase_add_test(tc, derived_names);
 	tcase_add_test(tc, derived_name_small_buffer);

@@ -3,6 +3,7 @@
  * testutil.c - helpers shared by the Check suites.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -450,6 +451,46 @@ void tu_wait_feeder(int pid)
 
 /* ---- events ---- */
 
+/* the union member an event of this kind uses, in bytes */
+static size_t member_size(enum srep_event_kind kind)
+{
+	const struct srep_event *e = NULL;
+
+	switch (kind) {
+	case SREP_EV_SWITCH:	return sizeof(e->u.sw);
+	case SREP_EV_WAKEUP:	return sizeof(e->u.wake);
+	case SREP_EV_MIGRATE:	return sizeof(e->u.migrate);
+	case SREP_EV_FORK:	return sizeof(e->u.fork);
+	case SREP_EV_EXEC:	return sizeof(e->u.exec);
+	case SREP_EV_EXIT:
+	case SREP_EV_FREE:	return sizeof(e->u.exit);
+	case SREP_EV_COMM:	return sizeof(e->u.comm);
+	case SREP_EV_STAT:	return sizeof(e->u.stat);
+	case SREP_EV_CPU_IDLE:
+	case SREP_EV_CPU_FREQ:	return sizeof(e->u.cpu_state);
+	case SREP_EV_MMAP:	return sizeof(e->u.mmap);
+	case SREP_EV_LOST:	return sizeof(e->u.lost);
+	default:		return 0;
+	}
+}
+
+/*
+ * The common fields and the event's own union member; the rest of the
+ * union is unspecified (left from earlier events) and stays zero here.
+ * Borrowed pointers die with the next event: they are cleared.
+ */
+static void copy_event(struct srep_event *c, const struct srep_event *ev)
+{
+	memset(c, 0, sizeof(*c));
+	memcpy(c, ev, offsetof(struct srep_event, u));
+	memcpy(&c->u, &ev->u, member_size(ev->kind));
+	c->callchain = NULL;
+	if (c->kind == SREP_EV_EXEC)
+		c->u.exec.filename = NULL;
+	if (c->kind == SREP_EV_MMAP)
+		c->u.mmap.filename = NULL;
+}
+
 int tu_collect(struct srep_session *s, struct tu_events *out, struct srep_error *err)
 {
 	const struct srep_event *ev;
@@ -465,14 +506,7 @@ int tu_collect(struct srep_session *s, struct tu_events *out, struct srep_error 
 				abort();
 		}
 		c = &out->v[out->n++];
-		*c = *ev;
-		/* borrowed pointers die with the next event */
-		c->callchain = NULL;
-		c->priv = NULL;
-		if (c->kind == SREP_EV_EXEC)
-			c->u.exec.filename = NULL;
-		if (c->kind == SREP_EV_MMAP)
-			c->u.mmap.filename = NULL;
+		copy_event(c, ev);
 	}
 	return ret;
 }

@@ -290,7 +290,7 @@ static int apply_event_update(struct srep_session *s, const struct rec *r, struc
 static int apply_compressed(struct srep_session *s, const struct rec *r, struct srep_error *err)
 {
 	const uint8_t *payload = r->p + HDR_SIZE;
-	size_t len = r->size - HDR_SIZE;
+	size_t len = r->size - HDR_SIZE, before, after;
 	uint64_t data_size;
 	int ret;
 
@@ -310,7 +310,10 @@ static int apply_compressed(struct srep_session *s, const struct rec *r, struct 
 			return ret;
 	}
 	s->dc_off = r->off;
+	decomp_data(s->dc, &before);
 	ret = decomp_feed(s->dc, payload, len, err);
+	decomp_data(s->dc, &after);
+	s->stats.decompressed_bytes += after - before;
 	if (ret && err) {
 		err->has_offset = true;
 		err->offset = r->off;

@@ -324,6 +324,34 @@ START_TEST(every_form_same_events)
 }
 END_TEST
 
+/* the bytes that came out of the payloads are counted: all records, here */
+START_TEST(decompressed_bytes_counted)
+{
+	struct fixture_opts plain = { .word_size = 8 }, o = plain;
+	struct fixture_info pinfo, info;
+	struct tu_events ev = { 0 };
+	struct srep_session *s;
+	size_t len;
+	uint8_t *buf;
+
+	buf = trace(&plain, &len, &pinfo);
+	free(buf);
+	o.compressed2 = true;
+	buf = trace(&o, &len, &info);
+	read_all(buf, len, &ev, &s, NULL);
+	ck_assert_uint_eq(srep_session__stats(s)->decompressed_bytes, pinfo.data_size);
+	ck_assert_uint_eq(srep_session__stats(s)->bytes, info.data_offset + info.data_size);
+	/* counted again from zero after a rewind */
+	ck_assert_int_eq(srep_session__rewind(s, NULL), 0);
+	tu_events_free(&ev);
+	ck_assert_int_eq(tu_collect(s, &ev, NULL), 0);
+	ck_assert_uint_eq(srep_session__stats(s)->decompressed_bytes, pinfo.data_size);
+	srep_session__delete(s);
+	tu_events_free(&ev);
+	free(buf);
+}
+END_TEST
+
 /* offset of the first record of 'type' in the data section */
 static uint64_t find_record(const uint8_t *buf, const struct fixture_info *info, bool be,
 			    uint32_t type)
@@ -398,6 +426,7 @@ int main(void)
 	tcase_add_test(tc, corrupt_payloads);
 	tcase_add_test(tc, output_bound);
 	tcase_add_test(tc, every_form_same_events);
+	tcase_add_test(tc, decompressed_bytes_counted);
 	tcase_add_test(tc, corrupt_payload_in_a_file);
 	suite_add_tcase(s, tc);
 	return tu_run_suite(s);

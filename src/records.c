@@ -497,6 +497,20 @@ static int read_inner(struct srep_session *s, struct rec *r, struct srep_error *
 	return 1;
 }
 
+/* the input ended inside a record that compressed payloads had begun (a cut recording) */
+static void drop_pending_tail(struct srep_session *s)
+{
+	size_t len = 0;
+
+	if (s->dc)
+		decomp_data(s->dc, &len);
+	if (!len)
+		return;
+	sess_warn(s, SREP_E_TRUNCATED, s->dc_off, -1, "%zu decompressed bytes at the end do not "
+		  "form a record: ignored", len);
+	decomp_consume(s->dc, len);
+}
+
 /* read and process records until one must be delivered directly (1) or the end (0) */
 static int step(struct srep_session *s, struct srep_error *err)
 {
@@ -513,6 +527,8 @@ static int step(struct srep_session *s, struct srep_error *err)
 	if (ret < 0)
 		return ret;
 	ret = read_top(s, &r, err);
+	if (ret == 0)
+		drop_pending_tail(s);
 	if (ret <= 0)
 		return ret;
 	ret = trailing_payload(s, &r, &extra, err);

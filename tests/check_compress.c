@@ -415,6 +415,51 @@ START_TEST(corrupt_payload_in_a_file)
 }
 END_TEST
 
+/*
+ * A pipe cut after a payload that ends inside a record (perf killed): the
+ * records before are read, and the unfinished one is reported, not lost
+ * without a word.
+ */
+START_TEST(pending_tail_at_the_end)
+{
+	struct fixture_opts o = { .word_size = 8, .pipe = true, .compressed = true,
+				  .split_every = 1, .chunk_records = 4 };
+	struct fixture_info info;
+	struct srep_session *s = NULL;
+	struct srep_error err = { 0 };
+	struct tu_events ev = { 0 }, full = { 0 };
+	struct tu_diag d = { 0 };
+	size_t len, cut = 0;
+	uint64_t off = 16;
+	uint8_t *buf = trace(&o, &len, &info);
+
+	read_all(buf, len, &full, &s, NULL);
+	srep_session__delete(s);
+	/* the last COMPRESSED record: the stream is cut right before it */
+	while (off + 8 <= len) {
+		uint32_t t = srep_get32(buf + off, false);
+		uint16_t size = srep_get16(buf + off + 6, false);
+
+		if (t == PERF_RECORD_COMPRESSED)
+			cut = (size_t)off;
+		off += size + (t == PERF_RECORD_HEADER_TRACING_DATA ? srep_get32(buf + off + 8, false) : 0);
+	}
+	ck_assert_uint_gt(cut, 0);
+	ck_assert_int_eq(tu_open_mem(buf, cut, 0, &d, &s, &err), 0);
+	ck_assert_msg(tu_collect(s, &ev, &err) == 0, "%s", err.msg);
+	ck_assert_uint_lt(ev.n, full.n);
+	ck_assert_uint_gt(ev.n, 0);
+	ck_assert_int_eq(d.n, 1);
+	ck_assert_int_eq(d.code, SREP_E_TRUNCATED);
+	ck_assert_msg(strstr(d.last, "decompressed bytes at the end do not form a record"), "%s",
+		      d.last);
+	srep_session__delete(s);
+	tu_events_free(&ev);
+	tu_events_free(&full);
+	free(buf);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("compress");
@@ -428,6 +473,7 @@ int main(void)
 	tcase_add_test(tc, every_form_same_events);
 	tcase_add_test(tc, decompressed_bytes_counted);
 	tcase_add_test(tc, corrupt_payload_in_a_file);
+	tcase_add_test(tc, pending_tail_at_the_end);
 	suite_add_tcase(s, tc);
 	return tu_run_suite(s);
 }

@@ -256,7 +256,7 @@ START_TEST(tid_reuse_in_a_trace)
 {
 	unsigned flags;
 
-	for (flags = 0; flags < SREP_OPEN_PRESCAN; flags += SREP_OPEN_PRESCAN) {
+	for (flags = 0; flags <= SREP_OPEN_PRESCAN; flags += SREP_OPEN_PRESCAN) {
 		struct srep_session *s = read_trace(reuse, flags);
 		const struct srep_task *first = NULL, *second, *sh;
 		size_t i, n = 0;

@@ -213,8 +213,12 @@ static void fork_task(struct srep_session *s, const struct srep_fork *f, uint64_
 	struct srep_task *parent = task_find(&s->tasks, f->parent_tid);
 	struct srep_task *t = task_find(&s->tasks, f->child_tid);
 
-	/* a tid seen forked or exited before is a new task (tids are reused) */
-	if (!t || t->exited || t->fork_time)
+	/*
+	 * A tid seen forked or exited before is a new task (tids are reused);
+	 * one forked at this very time is this fork, met first through the
+	 * tracepoint (the FORK record is older, but may tie with it).
+	 */
+	if (!t || t->exited || (t->fork_time && t->fork_time != time))
 		t = task_new(&s->tasks, f->child_tid);
 	if (!t)
 		return;

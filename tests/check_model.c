@@ -426,6 +426,46 @@ START_TEST(lost_time_union)
 }
 END_TEST
 
+/*
+ * The kernel writes the FORK record before sched_process_fork, but with
+ * equal times (a coarse clock) the tracepoint may arrive first: still one
+ * fork, one task.
+ */
+static void fork_tie(struct fixture *fx)
+{
+	fixture_comm(fx, T0, 0, 100, 100, "server", false);
+	fixture_tp_fork(fx, T0 + 10, 0, "server", 100, "server", 102);
+	fixture_fork(fx, T0 + 10, 0, 100, 100, 102, 100);
+	fixture_waking(fx, T0 + 20, 0, "server", 102, 120, 0);
+	/* a later fork of a live tid is a reuse whose exit was lost: a new task */
+	fixture_fork(fx, T0 + 30, 0, 100, 100, 102, 100);
+}
+
+START_TEST(fork_seen_twice_at_one_time)
+{
+	struct fixture_opts o = { .word_size = 8 };
+	struct srep_session *s;
+	struct tu_events ev = { 0 };
+	size_t i, n = 0;
+
+	read_fixture(&o, fork_tie, &ev, &s);
+	ck_assert_uint_eq(tu_count_kind(&ev, SREP_EV_FORK), 1);
+	for (i = 0; i < srep_session__nr_tasks(s); i++) {
+		const struct srep_task *t = srep_session__task(s, i);
+
+		if (srep_task__tid(t) != 102)
+			continue;
+		ck_assert_int_eq(srep_task__pid(t), 100);
+		ck_assert_uint_eq(srep_task__fork_time(t), n ? T0 + 30 : T0 + 10);
+		n++;
+	}
+	ck_assert_uint_eq(n, 2);
+	ck_assert_int_eq(at(&ev, SREP_EV_WAKEUP, T0 + 20)->u.wake.pid, 100);
+	tu_events_free(&ev);
+	srep_session__delete(s);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("model");
@@ -437,6 +477,7 @@ int main(void)
 	tcase_add_test(tc, idle_is_swapper);
 	tcase_add_test(tc, mmap_and_lost_events);
 	tcase_add_test(tc, lost_time_union);
+	tcase_add_test(tc, fork_seen_twice_at_one_time);
 	suite_add_tcase(s, tc);
 	return tu_run_suite(s);
 }

@@ -273,6 +273,7 @@ static void from_mmap(struct srep_session *s, struct srep_event *ev, const uint8
 	size_t name_off = type == PERF_RECORD_MMAP2 ? 64 : 32;
 
 	ev->kind = SREP_EV_MMAP;
+	memset(m, 0, sizeof(*m));	/* not every record sets every field */
 	m->pid = (int32_t)srep_get32(b, s->swap);
 	m->tid = (int32_t)srep_get32(b + 4, s->swap);
 	m->addr = srep_get64(b + 8, s->swap);
@@ -329,7 +330,7 @@ static void from_lost(struct srep_session *s, struct srep_event *ev, const uint8
 		      uint32_t type)
 {
 	ev->kind = SREP_EV_LOST;
-	ev->u.lost.samples = type == PERF_RECORD_LOST_SAMPLES;
+	ev->u.lost = (struct srep_lost){ .samples = type == PERF_RECORD_LOST_SAMPLES };
 	if (ev->u.lost.samples) {
 		ev->u.lost.lost = srep_get64(b, s->swap);
 	} else {

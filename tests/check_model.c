@@ -355,6 +355,7 @@ START_TEST(mmap_and_lost_events)
 	e = at(&ev, SREP_EV_LOST, T0 + 8);
 	ck_assert(e->u.lost.samples);
 	ck_assert_uint_eq(e->u.lost.lost, 13);
+	ck_assert_uint_eq(e->u.lost.id, 0);		/* LOST_SAMPLES has none */
 	ck_assert_uint_eq(srep_session__stats(s)->lost, 11);
 	ck_assert_uint_eq(srep_session__stats(s)->lost_samples, 13);
 	ck_assert_uint_eq(srep_session__stats(s)->lost_time_ns, 3);	/* [T0+6, T0+9] */
@@ -466,6 +467,85 @@ START_TEST(fork_seen_twice_at_one_time)
 }
 END_TEST
 
+/* an MMAP2 or MMAP record body with the dummy's trailer (TID, TIME, ID, CPU) */
+static void mmap_record(struct fixture *fx, uint32_t type, bool build_id, uint64_t time,
+			const char *name)
+{
+	struct tu_buf b = { 0 };
+	size_t n = strlen(name) + 1;
+	int i;
+
+	tu_u32(&b, 70);
+	tu_u32(&b, 71);
+	tu_u64(&b, 0x400000 + time % 1000 * 0x1000);
+	tu_u64(&b, 0x1000);
+	tu_u64(&b, 0);
+	if (type == PERF_RECORD_MMAP2) {
+		if (build_id) {
+			tu_u8(&b, 20);
+			tu_zero(&b, 3);
+			for (i = 0; i < 20; i++)
+				tu_u8(&b, (uint8_t)(0xb0 + i));
+		} else {
+			tu_u32(&b, 8);		/* maj, min, ino, ino_generation */
+			tu_u32(&b, 1);
+			tu_u64(&b, 4242);
+			tu_u64(&b, 0);
+		}
+		tu_u32(&b, 5);			/* prot */
+		tu_u32(&b, 2);			/* flags */
+	}
+	tu_put(&b, name, n);
+	tu_zero(&b, (8 - n % 8) % 8);
+	tu_u32(&b, 70);				/* the trailer */
+	tu_u32(&b, 71);
+	tu_u64(&b, time);
+	tu_u64(&b, 0);
+	tu_u32(&b, 0);
+	tu_u32(&b, 0);
+	fixture_raw_record(fx, type, build_id ? PERF_RECORD_MISC_MMAP_BUILD_ID : 0, b.p, b.len);
+	tu_buf_free(&b);
+}
+
+static void mmaps(struct fixture *fx)
+{
+	mmap_record(fx, PERF_RECORD_MMAP2, true, T0 + 1, "/usr/bin/with-build-id");
+	mmap_record(fx, PERF_RECORD_MMAP2, false, T0 + 2, "/usr/lib/without.so");
+	mmap_record(fx, PERF_RECORD_MMAP2, true, T0 + 3, "/usr/bin/with-build-id");
+	mmap_record(fx, PERF_RECORD_MMAP, false, T0 + 4, "/usr/lib/old-record.so");
+}
+
+/* what one record does not say is not taken from the event before it */
+START_TEST(mmap_fields_not_inherited)
+{
+	struct fixture_opts o = { .word_size = 8 };
+	struct srep_session *s;
+	struct tu_events ev = { 0 };
+	const struct srep_event *e;
+	int i;
+
+	read_fixture(&o, mmaps, &ev, &s);
+	ck_assert_uint_eq(tu_count_kind(&ev, SREP_EV_MMAP), 4);
+	e = at(&ev, SREP_EV_MMAP, T0 + 1);
+	ck_assert_uint_eq(e->u.mmap.build_id_size, 20);
+	for (i = 0; i < 20; i++)
+		ck_assert_uint_eq(e->u.mmap.build_id[i], 0xb0 + i);
+	ck_assert_uint_eq(e->u.mmap.prot, 5);
+	e = at(&ev, SREP_EV_MMAP, T0 + 2);
+	ck_assert_uint_eq(e->u.mmap.build_id_size, 0);
+	ck_assert_uint_eq(e->u.mmap.build_id[0], 0);
+	ck_assert_uint_eq(e->u.mmap.addr, 0x402000);
+	e = at(&ev, SREP_EV_MMAP, T0 + 4);		/* MMAP: no prot, flags or build id */
+	ck_assert_uint_eq(e->u.mmap.build_id_size, 0);
+	ck_assert_uint_eq(e->u.mmap.prot, 0);
+	ck_assert_uint_eq(e->u.mmap.flags, 0);
+	ck_assert_uint_eq(e->u.mmap.addr, 0x404000);
+	ck_assert_int_eq(e->u.mmap.tid, 71);
+	tu_events_free(&ev);
+	srep_session__delete(s);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("model");
@@ -478,6 +558,7 @@ int main(void)
 	tcase_add_test(tc, mmap_and_lost_events);
 	tcase_add_test(tc, lost_time_union);
 	tcase_add_test(tc, fork_seen_twice_at_one_time);
+	tcase_add_test(tc, mmap_fields_not_inherited);
 	suite_add_tcase(s, tc);
 	return tu_run_suite(s);
 }

@@ -538,6 +538,88 @@ const struct srep_event *tu_find(const struct tu_events *ev, enum srep_event_kin
 	return NULL;
 }
 
+#define SAME(f) (x->f == y->f)
+#define SAME_STR(f) (strncmp(x->f, y->f, sizeof(x->f)) == 0)
+
+/* the fields of the event's own union member; strings compared as strings */
+static bool same_member(const struct srep_event *a, const struct srep_event *b)
+{
+	switch (a->kind) {
+	case SREP_EV_SWITCH: {
+		const struct srep_switch *x = &a->u.sw, *y = &b->u.sw;
+
+		return SAME(prev_pid) && SAME(prev_tid) && SAME(next_pid) && SAME(next_tid) &&
+		       SAME(prev_prio) && SAME(next_prio) && SAME(prev_state) &&
+		       SAME_STR(prev_comm) && SAME_STR(next_comm);
+	}
+	case SREP_EV_WAKEUP: {
+		const struct srep_wakeup *x = &a->u.wake, *y = &b->u.wake;
+
+		return SAME(kind) && SAME(pid) && SAME(tid) && SAME(prio) && SAME(target_cpu) &&
+		       SAME(success) && SAME_STR(comm);
+	}
+	case SREP_EV_MIGRATE: {
+		const struct srep_migrate *x = &a->u.migrate, *y = &b->u.migrate;
+
+		return SAME(pid) && SAME(tid) && SAME(prio) && SAME(orig_cpu) && SAME(dest_cpu) &&
+		       SAME_STR(comm);
+	}
+	case SREP_EV_FORK: {
+		const struct srep_fork *x = &a->u.fork, *y = &b->u.fork;
+
+		return SAME(parent_pid) && SAME(parent_tid) && SAME(child_pid) && SAME(child_tid) &&
+		       SAME_STR(parent_comm) && SAME_STR(child_comm);
+	}
+	case SREP_EV_EXEC: {
+		const struct srep_exec *x = &a->u.exec, *y = &b->u.exec;
+
+		return SAME(pid) && SAME(tid) && SAME(old_tid) && SAME_STR(comm);
+	}
+	case SREP_EV_EXIT:
+	case SREP_EV_FREE: {
+		const struct srep_exit *x = &a->u.exit, *y = &b->u.exit;
+
+		return SAME(pid) && SAME(tid) && SAME(ppid) && SAME(ptid) && SAME(prio) &&
+		       SAME_STR(comm);
+	}
+	case SREP_EV_COMM: {
+		const struct srep_comm *x = &a->u.comm, *y = &b->u.comm;
+
+		return SAME(pid) && SAME(tid) && SAME_STR(comm);
+	}
+	case SREP_EV_STAT: {
+		const struct srep_stat *x = &a->u.stat, *y = &b->u.stat;
+
+		return SAME(kind) && SAME(pid) && SAME(tid) && SAME(value) && SAME(vruntime) &&
+		       SAME_STR(comm);
+	}
+	case SREP_EV_CPU_IDLE:
+	case SREP_EV_CPU_FREQ: {
+		const struct srep_cpu_state *x = &a->u.cpu_state, *y = &b->u.cpu_state;
+
+		return SAME(cpu) && SAME(state);
+	}
+	case SREP_EV_MMAP: {
+		const struct srep_mmap *x = &a->u.mmap, *y = &b->u.mmap;
+
+		return SAME(pid) && SAME(tid) && SAME(addr) && SAME(len) && SAME(pgoff) &&
+		       SAME(prot) && SAME(flags) && SAME(build_id_size) &&
+		       memcmp(x->build_id, y->build_id, x->build_id_size <= 20 ?
+			      x->build_id_size : 20) == 0;
+	}
+	case SREP_EV_LOST: {
+		const struct srep_lost *x = &a->u.lost, *y = &b->u.lost;
+
+		return SAME(samples) && SAME(id) && SAME(lost);
+	}
+	default:
+		return true;
+	}
+}
+
+#undef SAME
+#undef SAME_STR
+
 bool tu_events_same(const struct tu_events *a, const struct tu_events *b, char *why,
 		    size_t size)
 {
@@ -548,17 +630,13 @@ bool tu_events_same(const struct tu_events *a, const struct tu_events *b, char *
 		return false;
 	}
 	for (i = 0; i < a->n; i++) {
-		/* copies made by tu_collect(): borrowed pointers are cleared */
-		if (memcmp(&a->v[i], &b->v[i], sizeof(a->v[i])) != 0) {
-			const uint8_t *x = (const void *)&a->v[i], *y = (const void *)&b->v[i];
-			size_t at = 0;
+		const struct srep_event *x = &a->v[i], *y = &b->v[i];
 
-			while (x[at] == y[at])
-				at++;
-			snprintf(why, size, "event %zu differs at byte %zu: %s at %llu against %s "
-				 "at %llu", i, at, srep_event_kind_name(a->v[i].kind),
-				 (unsigned long long)a->v[i].time, srep_event_kind_name(b->v[i].kind),
-				 (unsigned long long)b->v[i].time);
+		/* the fields before the union are cleared for every event: compare the bytes */
+		if (memcmp(x, y, offsetof(struct srep_event, u)) != 0 || !same_member(x, y)) {
+			snprintf(why, size, "event %zu differs: %s at %llu against %s at %llu", i,
+				 srep_event_kind_name(x->kind), (unsigned long long)x->time,
+				 srep_event_kind_name(y->kind), (unsigned long long)y->time);
 			return false;
 		}
 	}

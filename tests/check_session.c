@@ -349,8 +349,12 @@ START_TEST(event_fields)
 			ck_assert_int_eq(strncmp(f.str, ev->u.sw.prev_comm, f.len), 0);
 			ck_assert_int_eq(srep_event__field_by_name(ev, "no_such_field", &f), 0);
 		}
-		if (ev->source == SREP_SRC_RECORD && ev->kind == SREP_EV_COMM)
+		if (ev->source == SREP_SRC_RECORD && ev->kind == SREP_EV_COMM) {
 			seen_comm = true;
+			ck_assert_int_eq(n, 0);
+			ck_assert_int_eq(srep_event__field(ev, 0, &f), SREP_E_INVAL);
+			ck_assert_int_eq(srep_event__field_by_name(ev, "comm", &f), 0);
+		}
 		if (ev->kind == SREP_EV_SAMPLE) {
 			seen_sample = true;
 			ck_assert_int_eq(ev->source, SREP_SRC_SAMPLE);

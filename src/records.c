@@ -116,6 +116,8 @@ static int apply_legacy(struct srep_session *s, const struct rec *r, struct srep
 	int ret;
 
 	s->stats.google_legacy_records++;
+	if (s->rewound)
+		return 0;	/* read again after a rewind: already applied */
 	s->meta.features[0] |= 1ull << feat;
 	ret = feature_parse(s, feat, r->p + 8, r->size - 8u, r->off + 8, err);
 	if (ret)
@@ -584,6 +586,7 @@ void records_reset(struct srep_session *s)
 {
 	s->pos = s->data_start;
 	s->eof = false;
+	s->seen_kernel_record = false;	/* the legacy dialect's header records come first again */
 	s->pop_pending = false;
 	oq_reset(&s->q);
 	if (s->dc)

@@ -177,6 +177,7 @@ END_TEST
 START_TEST(rewind_corpus)
 {
 	static const char *const files[] = {
+		"public/cros__perf.data.piped.production__blob-37b0642",
 		"public/quipper__perf.data.piped.lost_samples-4.4",
 		"public/quipper__perf.data.piped.corrupted.zero_size_sample-3.2",
 		"public/lpd__fibo.compressed2.pipe.data",

@@ -230,6 +230,7 @@ START_TEST(empty_and_lifetime)
 	srep_selection__set_children(sel, true);		/* alone, asks for nothing */
 	ck_assert(srep_selection__is_empty(sel));
 	/* before resolving: nothing is known to be chosen */
+	ck_assert(!srep_selection__has_tid(sel, 100));
 	ck_assert(!srep_selection__has_task(sel, srep_session__find_task(s, 100)));
 	ck_assert_int_eq(srep_selection__add_exclude(sel, "1", &err), 0);
 	ck_assert(!srep_selection__is_empty(sel));

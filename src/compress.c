@@ -56,7 +56,7 @@ void decomp_reset(struct decomp *d)
 /* keep the pending tail at the front and make room for more output */
 static int make_room(struct decomp *d, struct srep_error *err)
 {
-	size_t want = ZSTD_DStreamOutSize();
+	size_t want = ZSTD_DStreamOutSize(), cap;
 	uint8_t *nb;
 
 	if (d->start) {
@@ -70,11 +70,15 @@ static int make_room(struct decomp *d, struct srep_error *err)
 		return srep_error__set(err, SREP_E_LIMIT,
 				       "decompressed data grows beyond %u MiB without a complete record",
 				       DECOMP_MAX_PENDING >> 20);
-	nb = realloc(d->buf, d->end + 2 * want);
+	/* double: fixed steps would copy a large payload's output over and over */
+	cap = d->end + 2 * want > 2 * d->cap ? d->end + 2 * want : 2 * d->cap;
+	if (cap > DECOMP_MAX_PENDING + want)
+		cap = DECOMP_MAX_PENDING + want;
+	nb = realloc(d->buf, cap);
 	if (!nb)
 		return srep_error__set(err, SREP_E_NOMEM, "no memory for decompressed records");
 	d->buf = nb;
-	d->cap = d->end + 2 * want;
+	d->cap = cap;
 	return 0;
 }
 

@@ -44,9 +44,10 @@ void attr_decode(struct perf_attr *out, const uint8_t *p, size_t size, bool big_
 	memset(out, 0, sizeof(*out));
 	ATTR_U32(type, 0);
 	ATTR_U32(size, 4);
-	/* the writer filled attr.size bytes; what lies beyond is not its data */
-	if (out->size && out->size < size)
-		size = out->size;
+	/* the writer filled attr.size bytes (0: the first ABI's 64, as the kernel
+	   and perf read it); what lies beyond is not its data */
+	if (size > (out->size ? out->size : PERF_ATTR_SIZE_VER0))
+		size = out->size ? out->size : PERF_ATTR_SIZE_VER0;
 	ATTR_U64(config, 8);
 	ATTR_U64(sample_period, 16);
 	ATTR_U64(sample_type, 24);

@@ -78,8 +78,31 @@ static int read_u64(struct srep_cur *c, uint64_t *v, const char *what, struct sr
 	return srep_cur_u64(c, v) ? 0 : short_read(c, what, err);
 }
 
-/* one build-id entry: the record-67 layout (pre-pid files are read as perf does) */
-static int add_build_id(struct srep_session *s, const uint8_t *p, size_t size,
+/*
+ * perf's ABI quirk: an entry whose name, read in today's layout, is the
+ * kernel's "[kernel.kallsyms]" less the 4 bytes where the pid now sits
+ * means the whole table is in the layout from before the pid was added.
+ */
+static bool pre_pid_table(struct srep_session *s, const struct srep_cur *c)
+{
+	const uint8_t *p = c->p;
+	size_t left = srep_cur_left(c);
+	uint16_t size;
+
+	while (left >= 8) {
+		size = srep_get16(p + 6, s->swap);
+		if (size < BUILD_ID_HDR || size > left)
+			return false;
+		if (size - BUILD_ID_HDR >= 13 && memcmp(p + BUILD_ID_HDR, "nel.kallsyms]", 13) == 0)
+			return true;
+		p += size;
+		left -= size;
+	}
+	return false;
+}
+
+/* one build-id entry: the record-67 layout, or the pre-pid one (24 id bytes, no pid) */
+static int add_build_id(struct srep_session *s, const uint8_t *p, size_t size, bool pre_pid,
 			struct srep_error *err)
 {
 	struct srep_build_id *b;
@@ -99,8 +122,7 @@ static int add_build_id(struct srep_session *s, const uint8_t *p, size_t size,
 	b = &s->build_ids[s->nr_build_ids];
 	memset(b, 0, sizeof(*b));
 	b->misc = misc;
-	if (name_len >= 13 && memcmp(name, "nel.kallsyms]", 13) == 0) {
-		/* old table without the pid: 24 id bytes follow the header directly */
+	if (pre_pid) {
 		b->pid = -1;
 		memcpy(b->id, p + 8, 20);
 		name = p + 32;
@@ -120,6 +142,7 @@ static int add_build_id(struct srep_session *s, const uint8_t *p, size_t size,
 
 int feature_build_ids(struct srep_session *s, struct srep_cur *c, struct srep_error *err)
 {
+	bool pre_pid = pre_pid_table(s, c);
 	uint16_t size;
 	int ret;
 
@@ -127,12 +150,13 @@ int feature_build_ids(struct srep_session *s, struct srep_cur *c, struct srep_er
 		size = srep_get16(c->p + 6, s->swap);
 		if (size < BUILD_ID_HDR || size > srep_cur_left(c))
 			return short_read(c, "build-id entry", err);
-		ret = add_build_id(s, c->p, size, err);
+		ret = add_build_id(s, c->p, size, pre_pid, err);
 		if (ret)
 			return ret;
 		srep_cur_skip(c, size);
 	}
-	return 0;
+	/* a table ends with an entry, not inside the next one's header */
+	return srep_cur_left(c) ? short_read(c, "build-id entry", err) : 0;
 }
 
 /* the event with this description: by its first id, else by position (file mode) */

@@ -17,6 +17,7 @@
 
 #define HDR_SIZE 8
 
+/* all SREP_COMM_MAX bytes are set: the event copies the whole array */
 static void copy_comm(char *dst, const uint8_t *src, size_t max)
 {
 	const uint8_t *nul = memchr(src, '\0', max);
@@ -25,7 +26,7 @@ static void copy_comm(char *dst, const uint8_t *src, size_t max)
 	if (len >= SREP_COMM_MAX)
 		len = SREP_COMM_MAX - 1;
 	memcpy(dst, src, len);
-	dst[len] = '\0';
+	memset(dst + len, 0, SREP_COMM_MAX - len);
 }
 
 /* a string that lives until the next event */
@@ -212,8 +213,12 @@ static void fork_task(struct srep_session *s, const struct srep_fork *f, uint64_
 	struct srep_task *parent = task_find(&s->tasks, f->parent_tid);
 	struct srep_task *t = task_find(&s->tasks, f->child_tid);
 
-	/* a tid seen forked or exited before is a new task (tids are reused) */
-	if (!t || t->exited || t->fork_time)
+	/*
+	 * A tid seen forked or exited before is a new task (tids are reused);
+	 * one forked at this very time is this fork, met first through the
+	 * tracepoint (the FORK record is older, but may tie with it).
+	 */
+	if (!t || t->exited || (t->fork_time && t->fork_time != time))
 		t = task_new(&s->tasks, f->child_tid);
 	if (!t)
 		return;
@@ -268,6 +273,7 @@ static void from_mmap(struct srep_session *s, struct srep_event *ev, const uint8
 	size_t name_off = type == PERF_RECORD_MMAP2 ? 64 : 32;
 
 	ev->kind = SREP_EV_MMAP;
+	memset(m, 0, sizeof(*m));	/* not every record sets every field */
 	m->pid = (int32_t)srep_get32(b, s->swap);
 	m->tid = (int32_t)srep_get32(b + 4, s->swap);
 	m->addr = srep_get64(b + 8, s->swap);
@@ -324,7 +330,7 @@ static void from_lost(struct srep_session *s, struct srep_event *ev, const uint8
 		      uint32_t type)
 {
 	ev->kind = SREP_EV_LOST;
-	ev->u.lost.samples = type == PERF_RECORD_LOST_SAMPLES;
+	ev->u.lost = (struct srep_lost){ .samples = type == PERF_RECORD_LOST_SAMPLES };
 	if (ev->u.lost.samples) {
 		ev->u.lost.lost = srep_get64(b, s->swap);
 	} else {
@@ -515,6 +521,7 @@ int model_decode(struct srep_session *s, const struct oq_entry *e, bool *has_eve
 	uint32_t type = srep_get32(e->data, s->swap);
 
 	memset(ev, 0, offsetof(struct srep_event, u));
+	ev->priv = NULL;		/* after the union: set again by tracepoint samples only */
 	ev->time = e->time;
 	ev->cpu = e->cpu;
 	ev->evsel = e->evsel;

@@ -116,6 +116,8 @@ static int apply_legacy(struct srep_session *s, const struct rec *r, struct srep
 	int ret;
 
 	s->stats.google_legacy_records++;
+	if (s->rewound)
+		return 0;	/* read again after a rewind: already applied */
 	s->meta.features[0] |= 1ull << feat;
 	ret = feature_parse(s, feat, r->p + 8, r->size - 8u, r->off + 8, err);
 	if (ret)
@@ -290,7 +292,7 @@ static int apply_event_update(struct srep_session *s, const struct rec *r, struc
 static int apply_compressed(struct srep_session *s, const struct rec *r, struct srep_error *err)
 {
 	const uint8_t *payload = r->p + HDR_SIZE;
-	size_t len = r->size - HDR_SIZE;
+	size_t len = r->size - HDR_SIZE, before, after;
 	uint64_t data_size;
 	int ret;
 
@@ -310,7 +312,10 @@ static int apply_compressed(struct srep_session *s, const struct rec *r, struct 
 			return ret;
 	}
 	s->dc_off = r->off;
+	decomp_data(s->dc, &before);
 	ret = decomp_feed(s->dc, payload, len, err);
+	decomp_data(s->dc, &after);
+	s->stats.decompressed_bytes += after - before;
 	if (ret && err) {
 		err->has_offset = true;
 		err->offset = r->off;
@@ -494,6 +499,20 @@ static int read_inner(struct srep_session *s, struct rec *r, struct srep_error *
 	return 1;
 }
 
+/* the input ended inside a record that compressed payloads had begun (a cut recording) */
+static void drop_pending_tail(struct srep_session *s)
+{
+	size_t len = 0;
+
+	if (s->dc)
+		decomp_data(s->dc, &len);
+	if (!len)
+		return;
+	sess_warn(s, SREP_E_TRUNCATED, s->dc_off, -1, "%zu decompressed bytes at the end do not "
+		  "form a record: ignored", len);
+	decomp_consume(s->dc, len);
+}
+
 /* read and process records until one must be delivered directly (1) or the end (0) */
 static int step(struct srep_session *s, struct srep_error *err)
 {
@@ -510,6 +529,8 @@ static int step(struct srep_session *s, struct srep_error *err)
 	if (ret < 0)
 		return ret;
 	ret = read_top(s, &r, err);
+	if (ret == 0)
+		drop_pending_tail(s);
 	if (ret <= 0)
 		return ret;
 	ret = trailing_payload(s, &r, &extra, err);
@@ -565,6 +586,7 @@ void records_reset(struct srep_session *s)
 {
 	s->pos = s->data_start;
 	s->eof = false;
+	s->seen_kernel_record = false;	/* the legacy dialect's header records come first again */
 	s->pop_pending = false;
 	oq_reset(&s->q);
 	if (s->dc)

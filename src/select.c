@@ -246,5 +246,6 @@ bool srep_selection__has_task(const struct srep_selection *sel, const struct sre
 
 bool srep_selection__has_tid(const struct srep_selection *sel, int32_t tid)
 {
-	return bsearch(&tid, sel->tids, sel->nr_tids, sizeof(tid), cmp_tid) != NULL;
+	/* nothing resolved yet: no array to search (bsearch() wants one) */
+	return sel->nr_tids && bsearch(&tid, sel->tids, sel->nr_tids, sizeof(tid), cmp_tid) != NULL;
 }

@@ -76,23 +76,6 @@ START_TEST(durations)
 }
 END_TEST
 
-START_TEST(error_text)
-{
-	struct srep_error err;
-	char buf[512];
-
-	srep_error__set(&err, SREP_E_TRUNCATED, "record needs %d bytes", 56);
-	snprintf(err.path, sizeof(err.path), "arm.data");
-	err.has_offset = true;
-	err.offset = 0x3a2f10;
-	srep_error__format(&err, buf, sizeof(buf));
-	ck_assert_str_eq(buf, "'arm.data': offset 0x3a2f10: record needs 56 bytes");
-	ck_assert_str_eq(srep_strerror(SREP_E_TRUNCATED), "file is truncated");
-	ck_assert_str_eq(srep_strerror(0), "success");
-	ck_assert_str_eq(srep_strerror(-1), "unknown error");
-}
-END_TEST
-
 int main(void)
 {
 	Suite *s = suite_create("timefmt");
@@ -102,7 +85,6 @@ int main(void)
 	tcase_add_test(tc, bad_times);
 	tcase_add_test(tc, ranges);
 	tcase_add_test(tc, durations);
-	tcase_add_test(tc, error_text);
 	suite_add_tcase(s, tc);
 	return tu_run_suite(s);
 }

@@ -3,14 +3,17 @@
  * testutil.c - helpers shared by the Check suites.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "testutil.h"
+#include "bytes.h"
 
 const char *tu_corpus_dir(void)
 {
@@ -283,6 +286,361 @@ int tu_read_all(const char *path, unsigned flags, struct srep_session **out,
 	while ((ret = srep_session__next_event(*out, &ev, err)) > 0)
 		;
 	return ret;
+}
+
+/* ---- bytes built by a test ---- */
+
+void tu_put(struct tu_buf *b, const void *p, size_t n)
+{
+	if (!n)
+		return;
+	if (b->len + n > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+
+		while (cap < b->len + n)
+			cap *= 2;
+		b->p = realloc(b->p, cap);
+		if (!b->p)
+			abort();
+		b->cap = cap;
+	}
+	if (p)
+		memcpy(b->p + b->len, p, n);
+	else
+		memset(b->p + b->len, 0, n);
+	b->len += n;
+}
+
+void tu_zero(struct tu_buf *b, size_t n)
+{
+	tu_put(b, NULL, n);
+}
+
+void tu_u8(struct tu_buf *b, uint8_t v)
+{
+	tu_put(b, &v, 1);
+}
+
+void tu_u16(struct tu_buf *b, uint16_t v)
+{
+	uint8_t p[2];
+
+	srep_put16(p, v, b->be);
+	tu_put(b, p, sizeof(p));
+}
+
+void tu_u32(struct tu_buf *b, uint32_t v)
+{
+	uint8_t p[4];
+
+	srep_put32(p, v, b->be);
+	tu_put(b, p, sizeof(p));
+}
+
+void tu_u64(struct tu_buf *b, uint64_t v)
+{
+	uint8_t p[8];
+
+	srep_put64(p, v, b->be);
+	tu_put(b, p, sizeof(p));
+}
+
+void tu_str64(struct tu_buf *b, const char *s)
+{
+	size_t n = strlen(s), len = (n + 1 + 63) / 64 * 64;
+
+	tu_u32(b, (uint32_t)len);
+	tu_put(b, s, n);
+	tu_zero(b, len - n);
+}
+
+void tu_buf_free(struct tu_buf *b)
+{
+	free(b->p);
+	memset(b, 0, sizeof(*b));
+}
+
+uint8_t *tu_exact_copy(const void *p, size_t len)
+{
+	uint8_t *c = malloc(len ? len : 1);
+
+	if (!c)
+		abort();
+	if (len)
+		memcpy(c, p, len);
+	return c;
+}
+
+/* ---- warnings ---- */
+
+void tu_diag_cb(void *arg, const struct srep_error *w)
+{
+	struct tu_diag *d = arg;
+	size_t l = strlen(d->all);
+
+	d->n++;
+	d->code = w->code;
+	d->has_offset = w->has_offset;
+	d->offset = w->offset;
+	snprintf(d->last, sizeof(d->last), "%s", w->msg);
+	snprintf(d->all + l, sizeof(d->all) - l, "%s\n", w->msg);
+}
+
+int tu_open_mem(const void *buf, size_t len, unsigned flags, struct tu_diag *diag,
+		struct srep_session **s, struct srep_error *err)
+{
+	struct srep_open_opts o = { .flags = flags, .diag = diag ? tu_diag_cb : NULL,
+				    .diag_arg = diag };
+	char *dir = tu_tmpdir(), path[4096];
+	int ret;
+
+	if (!dir)
+		abort();
+	snprintf(path, sizeof(path), "%s/mem.data", dir);
+	if (tu_write_file(path, buf, len) < 0)
+		abort();
+	ret = srep_session__open(s, path, &o, err);
+	tu_rmdir(dir);
+	free(dir);
+	return ret;
+}
+
+int tu_feed_stdin(const void *buf, size_t len, size_t chunk)
+{
+	const uint8_t *p = buf;
+	int fds[2];
+	pid_t pid;
+
+	if (pipe(fds) < 0)
+		abort();
+	pid = fork();
+	if (pid < 0)
+		abort();
+	if (pid == 0) {
+		size_t off = 0;
+
+		close(fds[0]);
+		while (off < len) {
+			size_t n = chunk && len - off > chunk ? chunk : len - off;
+			ssize_t w = write(fds[1], p + off, n);
+
+			if (w < 0)
+				_exit(errno == EPIPE ? 0 : 1);
+			off += (size_t)w;
+		}
+		_exit(0);
+	}
+	close(fds[1]);
+	/* fd 0 may have been free (closed by tu_wait_feeder): then it is the pipe already */
+	if (fds[0] != STDIN_FILENO) {
+		if (dup2(fds[0], STDIN_FILENO) < 0)
+			abort();
+		close(fds[0]);
+	}
+	return (int)pid;
+}
+
+void tu_wait_feeder(int pid)
+{
+	int st;
+
+	/* the reader may stop early: the feeder then dies of SIGPIPE, which is fine */
+	close(STDIN_FILENO);
+	waitpid((pid_t)pid, &st, 0);
+}
+
+/* ---- events ---- */
+
+/* the union member an event of this kind uses, in bytes */
+static size_t member_size(enum srep_event_kind kind)
+{
+	const struct srep_event *e = NULL;
+
+	switch (kind) {
+	case SREP_EV_SWITCH:	return sizeof(e->u.sw);
+	case SREP_EV_WAKEUP:	return sizeof(e->u.wake);
+	case SREP_EV_MIGRATE:	return sizeof(e->u.migrate);
+	case SREP_EV_FORK:	return sizeof(e->u.fork);
+	case SREP_EV_EXEC:	return sizeof(e->u.exec);
+	case SREP_EV_EXIT:
+	case SREP_EV_FREE:	return sizeof(e->u.exit);
+	case SREP_EV_COMM:	return sizeof(e->u.comm);
+	case SREP_EV_STAT:	return sizeof(e->u.stat);
+	case SREP_EV_CPU_IDLE:
+	case SREP_EV_CPU_FREQ:	return sizeof(e->u.cpu_state);
+	case SREP_EV_MMAP:	return sizeof(e->u.mmap);
+	case SREP_EV_LOST:	return sizeof(e->u.lost);
+	default:		return 0;
+	}
+}
+
+/*
+ * The common fields and the event's own union member; the rest of the
+ * union is unspecified (left from earlier events) and stays zero here.
+ * Borrowed pointers die with the next event: they are cleared.
+ */
+static void copy_event(struct srep_event *c, const struct srep_event *ev)
+{
+	memset(c, 0, sizeof(*c));
+	memcpy(c, ev, offsetof(struct srep_event, u));
+	memcpy(&c->u, &ev->u, member_size(ev->kind));
+	c->callchain = NULL;
+	if (c->kind == SREP_EV_EXEC)
+		c->u.exec.filename = NULL;
+	if (c->kind == SREP_EV_MMAP)
+		c->u.mmap.filename = NULL;
+}
+
+int tu_collect(struct srep_session *s, struct tu_events *out, struct srep_error *err)
+{
+	const struct srep_event *ev;
+	int ret;
+
+	while ((ret = srep_session__next_event(s, &ev, err)) > 0) {
+		struct srep_event *c;
+
+		if (out->n == out->cap) {
+			out->cap = out->cap ? 2 * out->cap : 64;
+			out->v = realloc(out->v, out->cap * sizeof(*out->v));
+			if (!out->v)
+				abort();
+		}
+		c = &out->v[out->n++];
+		copy_event(c, ev);
+	}
+	return ret;
+}
+
+void tu_events_free(struct tu_events *ev)
+{
+	free(ev->v);
+	memset(ev, 0, sizeof(*ev));
+}
+
+size_t tu_count_kind(const struct tu_events *ev, enum srep_event_kind kind)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < ev->n; i++)
+		n += ev->v[i].kind == kind;
+	return n;
+}
+
+const struct srep_event *tu_find(const struct tu_events *ev, enum srep_event_kind kind,
+				 uint64_t time)
+{
+	size_t i;
+
+	for (i = 0; i < ev->n; i++) {
+		if (ev->v[i].kind == kind && ev->v[i].time == time)
+			return &ev->v[i];
+	}
+	return NULL;
+}
+
+#define SAME(f) (x->f == y->f)
+#define SAME_STR(f) (strncmp(x->f, y->f, sizeof(x->f)) == 0)
+
+/* the fields of the event's own union member; strings compared as strings */
+static bool same_member(const struct srep_event *a, const struct srep_event *b)
+{
+	switch (a->kind) {
+	case SREP_EV_SWITCH: {
+		const struct srep_switch *x = &a->u.sw, *y = &b->u.sw;
+
+		return SAME(prev_pid) && SAME(prev_tid) && SAME(next_pid) && SAME(next_tid) &&
+		       SAME(prev_prio) && SAME(next_prio) && SAME(prev_state) &&
+		       SAME_STR(prev_comm) && SAME_STR(next_comm);
+	}
+	case SREP_EV_WAKEUP: {
+		const struct srep_wakeup *x = &a->u.wake, *y = &b->u.wake;
+
+		return SAME(kind) && SAME(pid) && SAME(tid) && SAME(prio) && SAME(target_cpu) &&
+		       SAME(success) && SAME_STR(comm);
+	}
+	case SREP_EV_MIGRATE: {
+		const struct srep_migrate *x = &a->u.migrate, *y = &b->u.migrate;
+
+		return SAME(pid) && SAME(tid) && SAME(prio) && SAME(orig_cpu) && SAME(dest_cpu) &&
+		       SAME_STR(comm);
+	}
+	case SREP_EV_FORK: {
+		const struct srep_fork *x = &a->u.fork, *y = &b->u.fork;
+
+		return SAME(parent_pid) && SAME(parent_tid) && SAME(child_pid) && SAME(child_tid) &&
+		       SAME_STR(parent_comm) && SAME_STR(child_comm);
+	}
+	case SREP_EV_EXEC: {
+		const struct srep_exec *x = &a->u.exec, *y = &b->u.exec;
+
+		return SAME(pid) && SAME(tid) && SAME(old_tid) && SAME_STR(comm);
+	}
+	case SREP_EV_EXIT:
+	case SREP_EV_FREE: {
+		const struct srep_exit *x = &a->u.exit, *y = &b->u.exit;
+
+		return SAME(pid) && SAME(tid) && SAME(ppid) && SAME(ptid) && SAME(prio) &&
+		       SAME_STR(comm);
+	}
+	case SREP_EV_COMM: {
+		const struct srep_comm *x = &a->u.comm, *y = &b->u.comm;
+
+		return SAME(pid) && SAME(tid) && SAME_STR(comm);
+	}
+	case SREP_EV_STAT: {
+		const struct srep_stat *x = &a->u.stat, *y = &b->u.stat;
+
+		return SAME(kind) && SAME(pid) && SAME(tid) && SAME(value) && SAME(vruntime) &&
+		       SAME_STR(comm);
+	}
+	case SREP_EV_CPU_IDLE:
+	case SREP_EV_CPU_FREQ: {
+		const struct srep_cpu_state *x = &a->u.cpu_state, *y = &b->u.cpu_state;
+
+		return SAME(cpu) && SAME(state);
+	}
+	case SREP_EV_MMAP: {
+		const struct srep_mmap *x = &a->u.mmap, *y = &b->u.mmap;
+
+		return SAME(pid) && SAME(tid) && SAME(addr) && SAME(len) && SAME(pgoff) &&
+		       SAME(prot) && SAME(flags) && SAME(build_id_size) &&
+		       memcmp(x->build_id, y->build_id, x->build_id_size <= 20 ?
+			      x->build_id_size : 20) == 0;
+	}
+	case SREP_EV_LOST: {
+		const struct srep_lost *x = &a->u.lost, *y = &b->u.lost;
+
+		return SAME(samples) && SAME(id) && SAME(lost);
+	}
+	default:
+		return true;
+	}
+}
+
+#undef SAME
+#undef SAME_STR
+
+bool tu_events_same(const struct tu_events *a, const struct tu_events *b, char *why,
+		    size_t size)
+{
+	size_t i;
+
+	if (a->n != b->n) {
+		snprintf(why, size, "%zu events against %zu", a->n, b->n);
+		return false;
+	}
+	for (i = 0; i < a->n; i++) {
+		const struct srep_event *x = &a->v[i], *y = &b->v[i];
+
+		/* the fields before the union are cleared for every event: compare the bytes */
+		if (memcmp(x, y, offsetof(struct srep_event, u)) != 0 || !same_member(x, y)) {
+			snprintf(why, size, "event %zu differs: %s at %llu against %s at %llu", i,
+				 srep_event_kind_name(x->kind), (unsigned long long)x->time,
+				 srep_event_kind_name(y->kind), (unsigned long long)y->time);
+			return false;
+		}
+	}
+	return true;
 }
 
 int tu_run_suite(Suite *s)

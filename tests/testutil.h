@@ -51,6 +51,70 @@ bool tu_stats_match(const struct srep_session *s, const struct tu_stats *perf, c
 int tu_read_all(const char *path, unsigned flags, struct srep_session **out,
 		struct srep_error *err);
 
+/* ---- bytes built by a test, in either byte order (abort on ENOMEM) ---- */
+struct tu_buf {
+	uint8_t *p;
+	size_t len, cap;
+	bool be;			/* multi-byte values big-endian */
+};
+
+void tu_put(struct tu_buf *b, const void *p, size_t n);
+void tu_zero(struct tu_buf *b, size_t n);
+void tu_u8(struct tu_buf *b, uint8_t v);
+void tu_u16(struct tu_buf *b, uint16_t v);
+void tu_u32(struct tu_buf *b, uint32_t v);
+void tu_u64(struct tu_buf *b, uint64_t v);
+/* perf's str64: u32 length rounded up to 64, then the NUL-padded text */
+void tu_str64(struct tu_buf *b, const char *s);
+void tu_buf_free(struct tu_buf *b);
+/* an exactly sized heap copy: AddressSanitizer reports any read past its end */
+uint8_t *tu_exact_copy(const void *p, size_t len);
+
+/* ---- warnings given to the diag callback ---- */
+struct tu_diag {
+	int n;
+	int code;			/* of the last one */
+	bool has_offset;
+	uint64_t offset;
+	char last[SREP_ERR_MSG_MAX];
+	char all[8192];			/* every message, one a line */
+};
+
+void tu_diag_cb(void *arg, const struct srep_error *w);
+
+/*
+ * Open 'len' bytes as a perf.data file: written to a temporary file that is
+ * removed at once (the session keeps its descriptor). 'diag' may be NULL.
+ */
+int tu_open_mem(const void *buf, size_t len, unsigned flags, struct tu_diag *diag,
+		struct srep_session **s, struct srep_error *err);
+/*
+ * Make standard input the read end of a real pipe(2) fed by a child process
+ * in writes of at most 'chunk' bytes (0: one write); returns the child's pid
+ * for tu_wait_feeder().
+ */
+int tu_feed_stdin(const void *buf, size_t len, size_t chunk);
+void tu_wait_feeder(int pid);
+
+/* every event of a session, copied (pointers inside them cleared) */
+struct tu_events {
+	struct srep_event *v;
+	size_t n, cap;
+};
+
+/* read to the end; returns the last status (0 at the end) */
+int tu_collect(struct srep_session *s, struct tu_events *out, struct srep_error *err);
+void tu_events_free(struct tu_events *ev);
+/* how many events of this kind */
+size_t tu_count_kind(const struct tu_events *ev, enum srep_event_kind kind);
+/* the first event of this kind at this time, NULL if none */
+const struct srep_event *tu_find(const struct tu_events *ev, enum srep_event_kind kind,
+				 uint64_t time);
+
+/* the same events in the same order; else 'why' names the first difference */
+bool tu_events_same(const struct tu_events *a, const struct tu_events *b, char *why,
+		    size_t size);
+
 /* print a skip note (Check has no skip status: the test passes with a message) */
 #define TU_SKIP(...) do { fprintf(stderr, "SKIP: " __VA_ARGS__); fprintf(stderr, "\n"); return; } while (0)
 

@@ -248,6 +248,21 @@ static void read_features(struct srep_session *s, const struct file_header *h)
 	}
 }
 
+/* does a plausible record header start at 'off'? (size 0 data: unfinished or empty) */
+static bool record_at(struct srep_session *s, uint64_t off)
+{
+	const uint8_t *p;
+	uint32_t type;
+	uint16_t size;
+
+	if (input_get(&s->in, off, 8, &p, NULL, NULL))
+		return false;
+	type = srep_get32(p, s->swap);
+	size = srep_get16(p + 6, s->swap);
+	return size >= 8 && size % 8 == 0 && size <= s->in.size - off &&
+	       (type < PERF_RECORD_KERNEL_MAX || type <= PERF_RECORD_BPF_METADATA);
+}
+
 static int read_file_mode(struct srep_session *s, struct srep_error *err)
 {
 	struct file_header h;
@@ -266,7 +281,11 @@ static int read_file_mode(struct srep_session *s, struct srep_error *err)
 				"data section starts at 0x%" PRIx64 ", beyond the end of the file (%"
 				PRIu64 " bytes)", h.data_off, s->in.size);
 	s->data_start = h.data_off;
-	if (!h.data_size) {
+	if (!h.data_size && !record_at(s, h.data_off)) {
+		/* a finished recording without records: the feature table follows at once */
+		s->data_end = h.data_off;
+		read_features(s, &h);
+	} else if (!h.data_size) {
 		/* perf record did not finish: read what was written (perf reads nothing) */
 		sess_warn(s, SREP_E_TRUNCATED, 48, -1,
 			  "data size is 0 (recording did not finish): reading to the end of the file");

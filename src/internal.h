@@ -381,6 +381,8 @@ struct srep_session {
 	bool pop_pending;		/* the delivered entry leaves the queue on the next call */
 	struct oq_entry direct;		/* a record delivered without queueing (no time) */
 	bool damaged;			/* something was skipped: the CLI exits 1 */
+	int pending_err;		/* an error met while records were still queued */
+	struct srep_error pending_error;
 	bool seen_kernel_record;
 	bool google_legacy;		/* ChromiumOS perf 3.3 in-band header records */
 	bool warned_unknown_id;

@@ -114,27 +114,40 @@ static struct loss_cpu *loss_slot(struct srep_session *s, int32_t cpu)
 	return &v[slot];
 }
 
-static void loss_sample(struct srep_session *s, int32_t cpu, uint64_t time)
+static int add_loss(struct srep_session *s, uint64_t start, uint64_t end)
 {
-	struct loss_cpu *c = loss_slot(s, cpu);
 	struct loss_interval *n;
 
-	if (!c)
-		return;
-	c->last_sample = time;
-	if (__builtin_expect(!c->open, 1))
-		return;
 	if (s->nr_losses == s->cap_losses) {
 		size_t cap = s->cap_losses ? s->cap_losses * 2 : 16;
 
 		n = realloc(s->losses, cap * sizeof(*n));
 		if (!n)
-			return;
+			return SREP_E_NOMEM;
 		s->losses = n;
 		s->cap_losses = cap;
 	}
-	s->losses[s->nr_losses++] = (struct loss_interval){ c->open, time };
-	c->open = 0;
+	s->losses[s->nr_losses++] = (struct loss_interval){ start, end };
+	return 0;
+}
+
+static void close_loss(struct srep_session *s, struct loss_cpu *c, uint64_t time)
+{
+	if (c->open && add_loss(s, c->open, time) == 0)
+		c->open = 0;
+}
+
+static void loss_sample(struct srep_session *s, int32_t cpu, uint64_t time)
+{
+	struct loss_cpu *c = loss_slot(s, cpu);
+
+	if (!c)
+		return;
+	c->last_sample = time;
+	close_loss(s, c, time);
+	/* a loss that names no CPU ends with the next sample on any CPU */
+	if (cpu >= 0 && s->loss_cpus[0].open)
+		close_loss(s, &s->loss_cpus[0], time);
 }
 
 static void loss_record(struct srep_session *s, int32_t cpu, uint64_t time)
@@ -152,11 +165,24 @@ static int cmp_loss(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
+/* intervals still open (no sample came after the loss) end with the trace */
+static void close_open_losses(struct srep_session *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_loss_slots; i++) {
+		if (s->loss_cpus[i].open && s->stats.last_time >= s->loss_cpus[i].open)
+			close_loss(s, &s->loss_cpus[i], s->stats.last_time);
+	}
+}
+
 uint64_t model_lost_time(struct srep_session *s)
 {
 	uint64_t total = 0, start = 0, end = 0;
 	size_t i;
 
+	if (s->eof)
+		close_open_losses(s);
 	if (!s->nr_losses)
 		return 0;
 	qsort(s->losses, s->nr_losses, sizeof(*s->losses), cmp_loss);

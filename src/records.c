@@ -542,6 +542,15 @@ static int step(struct srep_session *s, struct srep_error *err)
 	return ret < 0 ? ret : ret ? 1 : 2;
 }
 
+static int records_pending_error(struct srep_session *s, struct srep_error *err)
+{
+	int ret = s->pending_err;
+
+	if (err)
+		*err = s->pending_error;
+	return ret;
+}
+
 int records_next(struct srep_session *s, const struct oq_entry **out, struct srep_error *err)
 {
 	const struct oq_entry *e;
@@ -555,8 +564,16 @@ int records_next(struct srep_session *s, const struct oq_entry **out, struct sre
 			return 1;
 		}
 		if (s->eof)
-			return 0;
+			return s->pending_err ? records_pending_error(s, err) : 0;
 		ret = step(s, err);
+		if (ret < 0 && ret != SREP_E_NOMEM) {
+			/* hand out what was read before the damage, then the error */
+			s->pending_err = ret;
+			s->pending_error = err ? *err : (struct srep_error){ .code = ret };
+			s->eof = true;
+			oq_flush_all(&s->q);
+			continue;
+		}
 		if (ret < 0)
 			return ret;
 		if (ret == 1) {
@@ -586,6 +603,7 @@ void records_reset(struct srep_session *s)
 {
 	s->pos = s->data_start;
 	s->eof = false;
+	s->pending_err = 0;
 	s->seen_kernel_record = false;	/* the legacy dialect's header records come first again */
 	s->pop_pending = false;
 	oq_reset(&s->q);

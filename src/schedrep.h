@@ -122,7 +122,7 @@ enum srep_event_kind {
 	SREP_EV_EXEC,
 	SREP_EV_EXIT,
 	SREP_EV_FREE,		/* sched_process_free: task struct released */
-	SREP_EV_COMM,		/* comm changed (not by exec), or initial comm */
+	SREP_EV_COMM,		/* comm set or changed (SREP_EVF_EXEC_COMM: by exec) */
 	SREP_EV_STAT,		/* sched_stat_runtime/sleep/wait/iowait/blocked */
 	SREP_EV_CPU_IDLE,
 	SREP_EV_CPU_FREQ,

@@ -37,7 +37,8 @@ void sess_warn(struct srep_session *s, int code, uint64_t off, int64_t rec_type,
 	struct srep_error w = { 0 };
 	va_list ap;
 
-	if (!s->opts.diag)
+	/* a rewound pass reads the same bytes: its warnings were given already */
+	if (!s->opts.diag || s->rewound)
 		return;
 	w.code = code;
 	w.has_offset = true;
@@ -210,7 +211,7 @@ static void count_event(struct srep_session *s, const struct srep_event *ev)
 int srep_session__next_event(struct srep_session *s, const struct srep_event **out,
 			     struct srep_error *err)
 {
-	const struct oq_entry *e;
+	const struct oq_entry *e = NULL;
 	bool has_event;
 	int ret;
 

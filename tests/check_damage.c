@@ -109,6 +109,35 @@ START_TEST(truncated_pipe_be)
 END_TEST
 
 /* the same prefixes through a real pipe (read() path, not mmap) */
+/* a cut inside the data: the events read before it still come out, then the error */
+START_TEST(events_before_the_damage)
+{
+	struct fixture_opts o = { .word_size = 8 };
+	struct fixture_info info;
+	struct srep_session *s = NULL;
+	struct srep_error err = { 0 };
+	const struct srep_event *ev;
+	char *dir = tu_tmpdir(), path[4096];
+	size_t len;
+	uint8_t *buf = small_trace(&o, &len, &info);
+	int ret, n = 0;
+
+	snprintf(path, sizeof(path), "%s/cut.data", dir);
+	/* keep all but the last 8 bytes of the data section */
+	ck_assert_int_eq(tu_write_file(path, buf, info.data_offset + info.data_size - 8), 0);
+	ck_assert_int_eq(srep_session__open(&s, path, NULL, &err), 0);
+	while ((ret = srep_session__next_event(s, &ev, &err)) > 0)
+		n++;
+	ck_assert_int_eq(ret, SREP_E_TRUNCATED);
+	ck_assert(err.has_offset);
+	ck_assert_int_ge(n, 8);		/* the switches and wakeups before the cut */
+	srep_session__delete(s);
+	tu_rmdir(dir);
+	free(dir);
+	free(buf);
+}
+END_TEST
+
 START_TEST(truncated_through_stdin)
 {
 	struct fixture_opts o = { .word_size = 8, .pipe = true, .compressed2 = true, .compressed = true };
@@ -188,9 +217,9 @@ static void count_warning(void *arg, const struct srep_error *w)
 }
 
 static int read_mem(const uint8_t *buf, size_t len, struct srep_session **s,
-		    struct warnings *ws, struct srep_error *err)
+		    struct warnings *ws, struct srep_error *err, unsigned flags)
 {
-	struct srep_open_opts oo = { .diag = count_warning, .diag_arg = ws };
+	struct srep_open_opts oo = { .flags = flags, .diag = count_warning, .diag_arg = ws };
 	const struct srep_event *ev;
 	char *dir = tu_tmpdir(), path[4096];
 	int ret;
@@ -214,11 +243,11 @@ START_TEST(not_perf_data)
 	struct warnings ws = { 0 };
 	struct srep_error err = { 0 };
 
-	ck_assert_int_eq(read_mem((const uint8_t *)text, sizeof(text), &s, &ws, &err), SREP_E_NOT_PERF);
+	ck_assert_int_eq(read_mem((const uint8_t *)text, sizeof(text), &s, &ws, &err, 0), SREP_E_NOT_PERF);
 	ck_assert(err.has_offset);
 	ck_assert_uint_eq(err.offset, 0);
 	ck_assert_str_eq(err.msg, "expected the magic 'PERFILE2' (or 'PERFFILE'), found 'perf.dat'");
-	ck_assert_int_eq(read_mem((const uint8_t *)"PER", 3, &s, &ws, &err), SREP_E_NOT_PERF);
+	ck_assert_int_eq(read_mem((const uint8_t *)"PER", 3, &s, &ws, &err, 0), SREP_E_NOT_PERF);
 	ck_assert_ptr_null(s);
 }
 END_TEST
@@ -256,7 +285,7 @@ START_TEST(unknown_types_skipped_and_counted)
 		size_t len;
 		uint8_t *buf = pipe_with_raw(body, sizeof(body), types[k], &len, &info);
 
-		ck_assert_int_eq(read_mem(buf, len, &s, &ws, &err), 0);
+		ck_assert_int_eq(read_mem(buf, len, &s, &ws, &err, 0), 0);
 		ck_assert_uint_eq(srep_session__stats(s)->records[PERF_RECORD_SAMPLE], 4);
 		if (types[k] < SREP_NR_RECORD_TYPES)
 			ck_assert_uint_eq(srep_session__stats(s)->records[types[k]], 1);
@@ -293,7 +322,12 @@ START_TEST(zero_size_record_resync)
 		p += size + (type == PERF_RECORD_HEADER_TRACING_DATA ? srep_get32(p + 8, false) : 0);
 	}
 	ck_assert(p + 8 <= buf + len);
-	ck_assert_int_eq(read_mem(buf, len, &s, &ws, &err), 0);
+	ck_assert_int_eq(read_mem(buf, len, &s, &ws, &err, 0), 0);
+	ck_assert_int_eq(ws.n, 1);
+	srep_session__delete(s);
+	/* a prescan reads the bytes twice; the warning is given once */
+	memset(&ws, 0, sizeof(ws));
+	ck_assert_int_eq(read_mem(buf, len, &s, &ws, &err, SREP_OPEN_PRESCAN), 0);
 	ck_assert_int_eq(ws.n, 1);
 	ck_assert_msg(strstr(ws.last, "has size 0") && strstr(ws.last, "skipped 32 bytes"),
 		      "warning: %s", ws.last);
@@ -323,10 +357,33 @@ START_TEST(short_sample_skipped)
 	fixture_raw_record(fx, PERF_RECORD_SAMPLE, 0, body, sizeof(body));
 	fixture_switch(fx, T0 + 20, 0, "b", 11, 120, FIXTURE_STATE_S, "a", 10, 120);
 	ck_assert_int_eq(fixture_write_mem(fx, &buf, &len, NULL), 0);
-	ck_assert_int_eq(read_mem(buf, len, &s, &ws, &err), 0);
+	ck_assert_int_eq(read_mem(buf, len, &s, &ws, &err, 0), 0);
 	ck_assert_uint_eq(srep_session__stats(s)->skipped_records, 1);
 	ck_assert_int_ge(ws.n, 1);
 	ck_assert_uint_eq(srep_session__stats(s)->events, 2);
+	srep_session__delete(s);
+	fixture_free(fx);
+	free(buf);
+}
+END_TEST
+
+/* a finished recording with no records: data size 0, the feature table right after */
+START_TEST(empty_finished_trace)
+{
+	struct fixture_opts o = { .word_size = 8 };
+	struct fixture *fx = fixture_new(&o);
+	struct srep_session *s = NULL;
+	struct warnings ws = { 0 };
+	struct srep_error err = { 0 };
+	uint8_t *buf = NULL;
+	size_t len;
+
+	ck_assert_int_ge(fixture_add_tracepoint(fx, "sched", "sched_switch"), 0);
+	ck_assert_int_eq(fixture_write_mem(fx, &buf, &len, NULL), 0);
+	ck_assert_int_eq(read_mem(buf, len, &s, &ws, &err, 0), 0);
+	ck_assert_uint_eq(srep_session__stats(s)->total_records, 0);
+	ck_assert_ptr_nonnull(srep_session__meta(s)->hostname);	/* features were read */
+	ck_assert_int_eq(ws.n, 0);
 	srep_session__delete(s);
 	fixture_free(fx);
 	free(buf);
@@ -343,6 +400,8 @@ int main(void)
 	tcase_add_test(tc, truncated_file_be32_zstd);
 	tcase_add_test(tc, truncated_pipe_be);
 	tcase_add_test(tc, truncated_through_stdin);
+	tcase_add_test(tc, events_before_the_damage);
+	tcase_add_test(tc, empty_finished_trace);
 	tcase_add_test(tc, mutations);
 	tcase_add_test(tc, not_perf_data);
 	tcase_add_test(tc, unknown_types_skipped_and_counted);

@@ -428,6 +428,34 @@ START_TEST(lost_time_union)
 END_TEST
 
 /*
+ * A loss no sample follows on its CPU ends with the trace; a loss that
+ * names no CPU (cpu -1) ends with the next sample on any CPU.
+ *   CPU 0: sample 100; LOST 150; (nothing after on CPU 0)  -> [100, 400]
+ *   CPU 1: sample 400 (the trace's last event)
+ */
+static void loss_at_the_end(struct fixture *fx)
+{
+	int cyc = fixture_add_event(fx, PERF_TYPE_SOFTWARE, 0, 0);
+
+	fixture_sample(fx, cyc, T0 + 100, 0, 9, 9, 0x1000, 1, 0, NULL);
+	fixture_lost(fx, cyc, T0 + 150, 0, 1);
+	fixture_sample(fx, cyc, T0 + 400, 1, 9, 9, 0x1000, 1, 0, NULL);
+}
+
+START_TEST(loss_open_at_the_end)
+{
+	struct fixture_opts o = { .word_size = 8, .nr_cpus = 2 };
+	struct tu_events ev = { 0 };
+	struct srep_session *s;
+
+	read_fixture(&o, loss_at_the_end, &ev, &s);
+	ck_assert_uint_eq(srep_session__stats(s)->lost_time_ns, 300);
+	tu_events_free(&ev);
+	srep_session__delete(s);
+}
+END_TEST
+
+/*
  * The kernel writes the FORK record before sched_process_fork, but with
  * equal times (a coarse clock) the tracepoint may arrive first: still one
  * fork, one task.
@@ -557,6 +585,7 @@ int main(void)
 	tcase_add_test(tc, idle_is_swapper);
 	tcase_add_test(tc, mmap_and_lost_events);
 	tcase_add_test(tc, lost_time_union);
+	tcase_add_test(tc, loss_open_at_the_end);
 	tcase_add_test(tc, fork_seen_twice_at_one_time);
 	tcase_add_test(tc, mmap_fields_not_inherited);
 	suite_add_tcase(s, tc);

@@ -253,12 +253,39 @@ START_TEST(every_combination)
 }
 END_TEST
 
+/* a prescan builds the whole task table before the first event */
+START_TEST(prescan)
+{
+	struct fixture_opts o = combo(_i);
+	struct srep_open_opts oo = { .flags = SREP_OPEN_PRESCAN };
+	struct fixture *fx = fixture_new(&o);
+	struct srep_session *s = NULL;
+	struct srep_error err = { 0 };
+	struct fixture_info info;
+	char path[4096], *dir;
+	int cyc;
+
+	ck_assert_ptr_nonnull(fx);
+	cyc = fixture_add_event(fx, 1 /* SOFTWARE */, 0 /* cpu-clock */, PERF_SAMPLE_CALLCHAIN);
+	scenario(fx, cyc);
+	dir = write_trace(fx, &info, path, sizeof(path));
+	ck_assert_msg(srep_session__open(&s, path, &oo, &err) == 0, "%s", err.msg);
+	check_tasks(s);
+	srep_session__delete(s);
+	fixture_free(fx);
+	tu_rmdir(dir);
+	free(dir);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("reader");
 	TCase *tc = tcase_create("combinations");
 
 	tcase_add_loop_test(tc, every_combination, 0, NR_COMBOS);
+	/* file and pipe (a pipe is spooled for the prescan), LE and BE */
+	tcase_add_loop_test(tc, prescan, 0, 8);
 	suite_add_tcase(s, tc);
 	return tu_run_suite(s);
 }

@@ -253,7 +253,10 @@ START_TEST(every_combination)
 }
 END_TEST
 
-/* a prescan builds the whole task table before the first event */
+/*
+ * A prescan builds the whole task table and knows the trace's time span
+ * before the first event; a plain open learns the span while reading.
+ */
 START_TEST(prescan)
 {
 	struct fixture_opts o = combo(_i);
@@ -262,6 +265,7 @@ START_TEST(prescan)
 	struct srep_session *s = NULL;
 	struct srep_error err = { 0 };
 	struct fixture_info info;
+	uint64_t first, last;
 	char path[4096], *dir;
 	int cyc;
 
@@ -271,6 +275,16 @@ START_TEST(prescan)
 	dir = write_trace(fx, &info, path, sizeof(path));
 	ck_assert_msg(srep_session__open(&s, path, &oo, &err) == 0, "%s", err.msg);
 	check_tasks(s);
+	ck_assert(srep_session__time_span(s, &first, &last));
+	ck_assert_uint_eq(first, T0);
+	ck_assert_uint_eq(last, T0 + 99);
+	srep_session__delete(s);
+	ck_assert_int_eq(srep_session__open(&s, path, NULL, &err), 0);
+	ck_assert(!srep_session__time_span(s, &first, &last));
+	collect(s, (struct seen[64]){ 0 }, 64);
+	ck_assert(srep_session__time_span(s, &first, &last));
+	ck_assert_uint_eq(first, T0);
+	ck_assert_uint_eq(last, T0 + 99);
 	srep_session__delete(s);
 	fixture_free(fx);
 	tu_rmdir(dir);

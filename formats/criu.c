@@ -327,7 +327,7 @@ static void note_exec(struct criu_state *st, const struct srep_event *ev)
 	st->nr_execs++;
 }
 
-/* instructions: the sample's period, for its task and (if selected) the total */
+/* instructions: the sample's period, for its task and (selected, inside the window) the total */
 static void count_sample(struct criu_state *st, const struct srep_event *ev)
 {
 	struct criu_task *ct = task_of(st, ev->tid, ev->time);
@@ -335,11 +335,12 @@ static void count_sample(struct criu_state *st, const struct srep_event *ev)
 	if (!ct)
 		return;
 	ct->counted += ev->period;
-	if (!ct->selected)
+	if (!ct->selected || ev->time < st->lo || ev->time > st->hi)
 		return;
 	st->insn_total += ev->period;
 	if (st->insn_every && st->insn_total >= st->insn_next) {
-		st->insn_pending = ev->time;
+		/* a late sample (beyond the reorder window) cannot go back before a written instant */
+		st->insn_pending = ev->time > st->prev_time ? ev->time : st->prev_time + 1;
 		st->insn_next = (st->insn_total / st->insn_every + 1) * st->insn_every;
 		if (st->insn_next <= st->insn_total)	/* wrapped: no further instant */
 			st->insn_next = UINT64_MAX;

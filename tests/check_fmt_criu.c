@@ -496,6 +496,32 @@ START_TEST(default_instant)
 }
 END_TEST
 
+/* in a time window, only the window's samples count for --every-instructions */
+START_TEST(window_instructions)
+{
+	struct fixture_opts fo = { 0 };
+	struct srep_error err = { 0 };
+	struct run r = { .opts = { { "every-instructions", "2000000" } }, .from = T0 + 7 * MS };
+	char *dir = tu_tmpdir(), *trace, out[2048];
+	struct dirent **names;
+	int n;
+
+	trace = write_tree(dir, &fo, true);
+	snprintf(out, sizeof(out), "%s/w.criu", dir);
+	ck_assert_msg(export_to(trace, out, &r, &err) == 0, "%s", err.msg);
+	n = scandir(out, &names, NULL, alphasort);
+	ck_assert_int_eq(n, 5);		/* ., .., two instants, timeline.json */
+	ck_assert_str_eq(names[2]->d_name, "000-0.008700s");
+	ck_assert_str_eq(names[3]->d_name, "001-0.009500s");
+	while (n--)
+		free(names[n]);
+	free(names);
+	free(trace);
+	tu_rmdir(dir);
+	free(dir);
+}
+END_TEST
+
 /* --only: unselected parents are replaced by the nearest selected ancestor, else the root */
 START_TEST(selection)
 {
@@ -931,6 +957,7 @@ int main(void)
 	tcase_add_test(tc, bad_instants);
 	tcase_add_test(tc, bad_options);
 	tcase_add_test(tc, default_instant);
+	tcase_add_test(tc, window_instructions);
 	tcase_add_test(tc, selection);
 	tcase_add_test(tc, odd_trees);
 	suite_add_tcase(s, tc);

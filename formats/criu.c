@@ -27,11 +27,14 @@
 /* ---- options ---- */
 
 const struct srep_criu_option srep_criu_options[] = {
-	{ "at", "<time>", "an instant: seconds from the trace start, or @<timestamp>; repeatable" },
-	{ "every", "<duration>", "an instant every <duration> (10ms, 0.5s) from the trace start" },
+	{ "at", "<time>", "an instant: seconds from the trace start, or @<timestamp>; repeatable",
+	  SREP_CRIU_OPT_AT },
+	{ "every", "<duration>", "an instant every <duration> (10ms, 0.5s) from the trace start",
+	  SREP_CRIU_OPT_EVERY },
 	{ "every-instructions", "<n>",
-	  "an instant every <n> instructions retired by the selected tasks" },
-	{ NULL, NULL, NULL },
+	  "an instant every <n> instructions retired by the selected tasks",
+	  SREP_CRIU_OPT_EVERY_INSTRUCTIONS },
+	{ NULL, NULL, NULL, 0 },
 };
 
 static int parse_count(const char *arg, uint64_t *out, struct srep_error *err)
@@ -51,19 +54,18 @@ static int parse_count(const char *arg, uint64_t *out, struct srep_error *err)
 	return 0;
 }
 
-int srep_criu_opts__set(struct srep_criu_opts *o, const char *name, const char *arg,
-			struct srep_error *err)
+int srep_criu_opts__new(void **opts, struct srep_error *err)
+{
+	*opts = calloc(1, sizeof(struct srep_criu_opts));
+	return *opts ? 0 : srep_error__set(err, SREP_E_NOMEM, "no memory for criu options");
+}
+
+static int add_at(struct srep_criu_opts *o, const char *arg, struct srep_error *err)
 {
 	uint64_t ignored;
 	char **n;
 	int ret;
 
-	if (!strcmp(name, "every"))
-		return srep_duration__parse(arg, &o->every_ns, err);
-	if (!strcmp(name, "every-instructions"))
-		return parse_count(arg, &o->every_instructions, err);
-	if (strcmp(name, "at"))
-		return srep_error__set(err, SREP_E_INVAL, "'%s': not a criu option", name);
 	/* the syntax now; the value once the trace's start is known */
 	ret = srep_time__parse(arg, 0, &ignored, err);
 	if (ret)
@@ -79,14 +81,33 @@ int srep_criu_opts__set(struct srep_criu_opts *o, const char *name, const char *
 	return 0;
 }
 
-void srep_criu_opts__release(struct srep_criu_opts *o)
+int srep_criu_opts__opt(void *opts, int id, const char *arg, struct srep_error *err)
 {
+	struct srep_criu_opts *o = opts;
+
+	switch (id) {
+	case SREP_CRIU_OPT_AT:
+		return add_at(o, arg, err);
+	case SREP_CRIU_OPT_EVERY:
+		return srep_duration__parse(arg, &o->every_ns, err);
+	case SREP_CRIU_OPT_EVERY_INSTRUCTIONS:
+		return parse_count(arg, &o->every_instructions, err);
+	default:
+		return srep_error__set(err, SREP_E_INVAL, "criu has no option %d", id);
+	}
+}
+
+void srep_criu_opts__free(void *opts)
+{
+	struct srep_criu_opts *o = opts;
 	size_t i;
 
+	if (!o)
+		return;
 	for (i = 0; i < o->nr_at; i++)
 		free(o->at[i]);
 	free(o->at);
-	memset(o, 0, sizeof(*o));
+	free(o);
 }
 
 /* ---- instants ---- */

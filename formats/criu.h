@@ -23,22 +23,27 @@ struct srep_criu_opts {
 	uint64_t every_instructions;	/* --every-instructions, 0 = none */
 };
 
-/* the exporter's own options, in the order --help lists them */
-struct srep_criu_option {
-	const char *name;		/* long name without "--" */
-	const char *arg;		/* argument placeholder */
-	const char *help;
-};
-
-extern const struct srep_criu_option srep_criu_options[];	/* ends with a NULL name */
+enum { SREP_CRIU_OPT_AT = 1, SREP_CRIU_OPT_EVERY, SREP_CRIU_OPT_EVERY_INSTRUCTIONS };
 
 /*
- * Take one option by its long name ("at", "every", "every-instructions");
- * SREP_E_INVAL for another name, SREP_E_TIME for a bad value.
+ * The exporter's own options, in the order --help lists them, for the
+ * command that drives it: it makes an options object with __new(), hands
+ * each option given to __opt() by id, passes the object to ->begin() as
+ * ctx->opts and frees it with __free().
  */
-int srep_criu_opts__set(struct srep_criu_opts *o, const char *name, const char *arg,
-			struct srep_error *err);
-void srep_criu_opts__release(struct srep_criu_opts *o);	/* frees what __set took */
+struct srep_criu_option {
+	const char *name;		/* long name without "--"; the table ends with a NULL name */
+	const char *arg;		/* argument placeholder */
+	const char *help;		/* one line for --help */
+	int id;				/* SREP_CRIU_OPT_* */
+};
+
+extern const struct srep_criu_option srep_criu_options[];
+
+int srep_criu_opts__new(void **opts, struct srep_error *err);
+/* SREP_E_TIME or SREP_E_INVAL for a bad value, SREP_E_INVAL for an unknown id */
+int srep_criu_opts__opt(void *opts, int id, const char *arg, struct srep_error *err);
+void srep_criu_opts__free(void *opts);		/* NULL is fine */
 
 extern const struct srep_exporter srep_exporter_criu;
 

@@ -37,25 +37,38 @@ struct run {
 	uint64_t from, to;		/* convert's time window; to 0 = none */
 };
 
+/* what convert does with a format's option given by name */
+static int set_opt(void *o, const char *name, const char *arg, struct srep_error *err)
+{
+	const struct srep_criu_option *x;
+
+	for (x = srep_criu_options; x->name; x++) {
+		if (!strcmp(x->name, name))
+			return srep_criu_opts__opt(o, x->id, arg, err);
+	}
+	return srep_error__set(err, SREP_E_INVAL, "no option --%s", name);
+}
+
 static int export_to(const char *trace, const char *out, const struct run *r,
 		     struct srep_error *err)
 {
 	struct srep_open_opts oo = { .flags = SREP_OPEN_PRESCAN };
 	struct srep_export_ctx ctx = { .from = 0, .to = UINT64_MAX };
 	const struct srep_exporter *x = &srep_exporter_criu;
-	struct srep_criu_opts o = { 0 };
 	struct srep_selection *sel = NULL;
 	struct srep_session *s = NULL;
 	const struct srep_event *ev;
+	void *st = NULL, *o = NULL;
 	char tmp[4096];
-	void *st = NULL;
 	int ret, i;
 
 	snprintf(tmp, sizeof(tmp), "%s.tmp-XXXXXX", out);
 	ck_assert_ptr_nonnull(mkdtemp(tmp));
 	ret = srep_session__open(&s, trace, &oo, err);
+	if (!ret)
+		ret = srep_criu_opts__new(&o, err);
 	for (i = 0; !ret && r && i < 12 && r->opts[i][0]; i++)
-		ret = srep_criu_opts__set(&o, r->opts[i][0], r->opts[i][1], err);
+		ret = set_opt(o, r->opts[i][0], r->opts[i][1], err);
 	if (!ret && r && r->only) {
 		ret = srep_selection__new(&sel, err);
 		if (!ret)
@@ -70,7 +83,7 @@ static int export_to(const char *trace, const char *out, const struct run *r,
 	ctx.session = s;
 	ctx.sel = sel;
 	ctx.out_dir = tmp;
-	ctx.opts = &o;
+	ctx.opts = o;
 	if (!ret)
 		ret = x->begin(&st, &ctx, err);
 	while (!ret && (ret = srep_session__next_event(s, &ev, err)) > 0)
@@ -80,7 +93,7 @@ static int export_to(const char *trace, const char *out, const struct run *r,
 	x->destroy(st);
 	srep_selection__delete(sel);
 	srep_session__delete(s);
-	srep_criu_opts__release(&o);
+	srep_criu_opts__free(o);
 	if (ret)
 		tu_rmdir(tmp);
 	else
@@ -456,22 +469,28 @@ END_TEST
 
 START_TEST(bad_options)
 {
-	struct srep_criu_opts o = { 0 };
 	struct srep_error err = { 0 };
+	struct srep_criu_opts *o;
+	void *v;
 
-	ck_assert_int_eq(srep_criu_opts__set(&o, "at", "soon", &err), SREP_E_TIME);
-	ck_assert_int_eq(srep_criu_opts__set(&o, "every", "-1", &err), SREP_E_TIME);
-	ck_assert_int_eq(srep_criu_opts__set(&o, "every-instructions", "0", &err), SREP_E_INVAL);
-	ck_assert_int_eq(srep_criu_opts__set(&o, "every-instructions", "12k", &err), SREP_E_INVAL);
-	ck_assert_int_eq(srep_criu_opts__set(&o, "every-instructions",
-					     "99999999999999999999999", &err), SREP_E_INVAL);
-	ck_assert_int_eq(srep_criu_opts__set(&o, "format", "criu", &err), SREP_E_INVAL);
-	ck_assert_int_eq(srep_criu_opts__set(&o, "at", "@5170.5", &err), 0);
-	ck_assert_int_eq(srep_criu_opts__set(&o, "every-instructions", "1000", &err), 0);
-	ck_assert_uint_eq(o.nr_at, 1);
-	ck_assert_uint_eq(o.every_instructions, 1000);
-	srep_criu_opts__release(&o);
-	ck_assert_ptr_null(o.at);
+	ck_assert_int_eq(srep_criu_opts__new(&v, &err), 0);
+	o = v;
+	ck_assert_int_eq(set_opt(o, "at", "soon", &err), SREP_E_TIME);
+	ck_assert_int_eq(set_opt(o, "every", "-1", &err), SREP_E_TIME);
+	ck_assert_int_eq(set_opt(o, "every-instructions", "0", &err), SREP_E_INVAL);
+	ck_assert_int_eq(set_opt(o, "every-instructions", "12k", &err), SREP_E_INVAL);
+	ck_assert_int_eq(set_opt(o, "every-instructions", "99999999999999999999999", &err),
+			 SREP_E_INVAL);
+	ck_assert_int_eq(srep_criu_opts__opt(o, 99, "1", &err), SREP_E_INVAL);
+	ck_assert_int_eq(set_opt(o, "at", "@5170.5", &err), 0);
+	ck_assert_int_eq(set_opt(o, "every", "10ms", &err), 0);
+	ck_assert_int_eq(set_opt(o, "every-instructions", "1000", &err), 0);
+	ck_assert_uint_eq(o->nr_at, 1);
+	ck_assert_str_eq(o->at[0], "@5170.5");
+	ck_assert_uint_eq(o->every_ns, 10000000);
+	ck_assert_uint_eq(o->every_instructions, 1000);
+	srep_criu_opts__free(o);
+	srep_criu_opts__free(NULL);
 }
 END_TEST
 

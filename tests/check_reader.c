@@ -222,42 +222,11 @@ static void check_tasks(const struct srep_session *s)
 	ck_assert_str_eq(srep_task__comm(srep_session__find_task(s, 0)), "swapper");
 }
 
-START_TEST(every_combination)
-{
-	struct fixture_opts o = combo(_i);
-	struct fixture_info info;
-	struct fixture *fx = fixture_new(&o);
-	struct srep_session *s = NULL;
-	struct srep_error err = { 0 };
-	struct seen seen[64];
-	char name[96], path[4096], *dir;
-	size_t n;
-	int cyc;
-
-	ck_assert_ptr_nonnull(fx);
-	cyc = fixture_add_event(fx, 1 /* SOFTWARE */, 0 /* cpu-clock */, PERF_SAMPLE_CALLCHAIN);
-	scenario(fx, cyc);
-	dir = write_trace(fx, &info, path, sizeof(path));
-	snprintf(name, sizeof(name), "combination %d", _i);
-	ck_assert_msg(srep_session__open(&s, path, NULL, &err) == 0, "%s: %s", name, err.msg);
-	n = collect(s, seen, 64);
-	check_counts(s, &info, name);
-	check_meta(s, &o);
-	check_events(seen, n);
-	check_tasks(s);
-	ck_assert_uint_eq(srep_session__stats(s)->late_events, 0);
-	srep_session__delete(s);
-	fixture_free(fx);
-	tu_rmdir(dir);
-	free(dir);
-}
-END_TEST
-
 /*
  * A prescan builds the whole task table and knows the trace's time span
  * before the first event; a plain open learns the span while reading.
  */
-START_TEST(prescan)
+START_TEST(time_span)
 {
 	struct fixture_opts o = combo(_i);
 	struct srep_open_opts oo = { .flags = SREP_OPEN_PRESCAN };
@@ -292,14 +261,47 @@ START_TEST(prescan)
 }
 END_TEST
 
+START_TEST(every_combination)
+{
+	struct fixture_opts o = combo(_i);
+	struct fixture_info info;
+	struct fixture *fx = fixture_new(&o);
+	struct srep_session *s = NULL;
+	struct srep_error err = { 0 };
+	struct seen seen[64];
+	char name[96], path[4096], *dir;
+	size_t n;
+	int cyc;
+
+	ck_assert_ptr_nonnull(fx);
+	cyc = fixture_add_event(fx, 1 /* SOFTWARE */, 0 /* cpu-clock */, PERF_SAMPLE_CALLCHAIN);
+	scenario(fx, cyc);
+	dir = write_trace(fx, &info, path, sizeof(path));
+	snprintf(name, sizeof(name), "combination %d", _i);
+	ck_assert_msg(srep_session__open(&s, path, NULL, &err) == 0, "%s: %s", name, err.msg);
+	n = collect(s, seen, 64);
+	check_counts(s, &info, name);
+	check_meta(s, &o);
+	check_events(seen, n);
+	check_tasks(s);
+	ck_assert_uint_eq(srep_session__stats(s)->late_events, 0);
+	srep_session__delete(s);
+	fixture_free(fx);
+	tu_rmdir(dir);
+	free(dir);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("reader");
 	TCase *tc = tcase_create("combinations");
 
 	tcase_add_loop_test(tc, every_combination, 0, NR_COMBOS);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("time span");
 	/* file and pipe (a pipe is spooled for the prescan), LE and BE */
-	tcase_add_loop_test(tc, prescan, 0, 8);
+	tcase_add_loop_test(tc, time_span, 0, 8);
 	suite_add_tcase(s, tc);
 	return tu_run_suite(s);
 }

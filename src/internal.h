@@ -402,6 +402,7 @@ struct srep_session {
 	/* tasks: after a prescan the complete table is kept apart from the live one */
 	struct task_table prescanned;
 	bool has_prescan;
+	uint64_t span_first, span_last;	/* timestamps of the prescan pass, 0 none */
 	bool rewound;			/* header-like records were applied already */
 
 	/* the event handed out */

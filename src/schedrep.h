@@ -355,6 +355,15 @@ int srep_session__count(struct srep_session *s, struct srep_error *err);
 /* Start again from the first event (input copied to a temporary file if it was a pipe) */
 int srep_session__rewind(struct srep_session *s, struct srep_error *err);
 
+/*
+ * Times (perf clock, ns) of the trace's first and last timestamped event:
+ * known before the first event when the session was opened with
+ * SREP_OPEN_PRESCAN, else those of the events read so far. Time arguments
+ * ("0.3" = 0.3 s after the first event) are resolved against *first.
+ * Returns false (and zeros) when there is no timestamp.
+ */
+bool srep_session__time_span(const struct srep_session *s, uint64_t *first, uint64_t *last);
+
 /* bytes of input consumed and total (0 if unknown): for progress bars */
 void srep_session__progress(const struct srep_session *s, uint64_t *done, uint64_t *total);
 

@@ -124,6 +124,9 @@ static int prescan(struct srep_session *s, struct srep_error *err)
 	s->prescanned = s->tasks;
 	task_table_init(&s->tasks);
 	s->has_prescan = true;
+	/* the rewind below clears the statistics: keep the span for time arguments */
+	s->span_first = s->stats.first_time;
+	s->span_last = s->stats.last_time;
 	return srep_session__rewind(s, err);
 }
 
@@ -276,6 +279,13 @@ const struct srep_stats *srep_session__stats(const struct srep_session *s)
 	/* computed on demand: the interval union needs all intervals */
 	mut->stats.lost_time_ns = model_lost_time(mut);
 	return &s->stats;
+}
+
+bool srep_session__time_span(const struct srep_session *s, uint64_t *first, uint64_t *last)
+{
+	*first = s->has_prescan ? s->span_first : s->stats.first_time;
+	*last = s->has_prescan ? s->span_last : s->stats.last_time;
+	return *first != 0;
 }
 
 size_t srep_session__nr_evsels(const struct srep_session *s) { return s->nr_evsels; }

@@ -222,6 +222,45 @@ static void check_tasks(const struct srep_session *s)
 	ck_assert_str_eq(srep_task__comm(srep_session__find_task(s, 0)), "swapper");
 }
 
+/*
+ * A prescan builds the whole task table and knows the trace's time span
+ * before the first event; a plain open learns the span while reading.
+ */
+START_TEST(time_span)
+{
+	struct fixture_opts o = combo(_i);
+	struct srep_open_opts oo = { .flags = SREP_OPEN_PRESCAN };
+	struct fixture *fx = fixture_new(&o);
+	struct srep_session *s = NULL;
+	struct srep_error err = { 0 };
+	struct fixture_info info;
+	uint64_t first, last;
+	char path[4096], *dir;
+	int cyc;
+
+	ck_assert_ptr_nonnull(fx);
+	cyc = fixture_add_event(fx, 1 /* SOFTWARE */, 0 /* cpu-clock */, PERF_SAMPLE_CALLCHAIN);
+	scenario(fx, cyc);
+	dir = write_trace(fx, &info, path, sizeof(path));
+	ck_assert_msg(srep_session__open(&s, path, &oo, &err) == 0, "%s", err.msg);
+	check_tasks(s);
+	ck_assert(srep_session__time_span(s, &first, &last));
+	ck_assert_uint_eq(first, T0);
+	ck_assert_uint_eq(last, T0 + 99);
+	srep_session__delete(s);
+	ck_assert_int_eq(srep_session__open(&s, path, NULL, &err), 0);
+	ck_assert(!srep_session__time_span(s, &first, &last));
+	collect(s, (struct seen[64]){ 0 }, 64);
+	ck_assert(srep_session__time_span(s, &first, &last));
+	ck_assert_uint_eq(first, T0);
+	ck_assert_uint_eq(last, T0 + 99);
+	srep_session__delete(s);
+	fixture_free(fx);
+	tu_rmdir(dir);
+	free(dir);
+}
+END_TEST
+
 START_TEST(every_combination)
 {
 	struct fixture_opts o = combo(_i);
@@ -287,6 +326,10 @@ int main(void)
 
 	tcase_add_loop_test(tc, every_combination, 0, NR_COMBOS);
 	tcase_add_loop_test(tc, prescan_tables_every_task, 0, 8);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("time span");
+	/* file and pipe (a pipe is spooled for the prescan), LE and BE */
+	tcase_add_loop_test(tc, time_span, 0, 8);
 	suite_add_tcase(s, tc);
 	return tu_run_suite(s);
 }

@@ -270,6 +270,9 @@ static void from_mmap(struct srep_session *s, struct srep_event *ev, const uint8
 	size_t name_off = type == PERF_RECORD_MMAP2 ? 64 : 32;
 
 	ev->kind = SREP_EV_MMAP;
+	/* the union still holds the previous event: MMAP has no prot or build id */
+	m->prot = m->flags = 0;
+	m->build_id_size = 0;
 	m->pid = (int32_t)srep_get32(b, s->swap);
 	m->tid = (int32_t)srep_get32(b + 4, s->swap);
 	m->addr = srep_get64(b + 8, s->swap);

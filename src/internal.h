@@ -336,6 +336,9 @@ struct srep_session {
 
 	struct srep_build_id *build_ids;
 	size_t nr_build_ids, cap_build_ids;
+	/* the tracing data's kallsyms text (old perf versions wrote it), for symbols */
+	const char *tracing_kallsyms;
+	size_t tracing_kallsyms_len;
 
 	struct tp_ctx *tp;		/* tp.c */
 	bool has_tp[TP_CPU_FREQ + 1];	/* the trace has this tracepoint */

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * symbolizer.h - the symbolizer's layout, shared by symbolizer.c (the
+ * object, modules, mappings) and resolve.c (frames and their cache).
+ */
+#ifndef SREP_SYMBOLIZER_H
+#define SREP_SYMBOLIZER_H
+
+#include "sym_local.h"
+
+#define SYM_KERNEL_DSO	0		/* module 0 is always "[kernel.kallsyms]" */
+
+struct srep_symbolizer;
+
+struct sym_dso {
+	char *name;			/* the path on the target, or "[name]" */
+	bool kernel;			/* the kernel or one of its modules */
+	uint8_t build_id[SYM_MAX_BUILD_ID];	/* the trace's; length 0 unknown */
+	size_t build_id_len;
+	enum srep_module_state state;
+	char *host_path;		/* the file found here */
+	struct elf_dso *elf;
+	uint64_t frames, resolved;
+	struct srep_symbolizer *sy;	/* for the debug-file finder */
+};
+
+/* one resolved (module, address): the cache of resolve.c */
+struct sym_cached {
+	uint64_t addr;			/* file offset (user) or address (kernel) */
+	uint32_t dso;			/* module index + 1; 0 = empty slot */
+	uint32_t line;
+	const char *module;
+	const char *symbol;
+	uint64_t symbol_offset;
+	const char *file;
+};
+
+struct srep_symbolizer {
+	struct srep_session *s;
+	char *symfs, *buildid_dir, *kallsyms_path;
+	bool lines;
+	struct symfind find;
+
+	struct ksym_table ksyms;
+	bool have_ksyms;
+	struct elf_dso *vmlinux;
+	uint64_t vmlinux_reloc;		/* run-time address - vmlinux address */
+	const char *kernel_source;	/* where kernel symbols came from, for info */
+
+	struct sym_dso **dsos;		/* pointers: the finder keeps one */
+	size_t nr_dsos, cap_dsos;
+	uint32_t *dso_slots;		/* name -> index + 1 */
+	size_t nr_dso_slots;
+	struct maps maps;		/* pid -1: the kernel and its modules */
+
+	struct sym_cached *cache;
+	size_t cache_slots, cache_used;
+	struct srep_symbol_stats stats;
+};
+
+/* warn through the session's diag callback (SREP_E_SYMBOLS) */
+void sym_warn(struct srep_symbolizer *sy, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* look for a user-space module's file (once: see d->state) */
+void sym_load_dso(struct srep_symbolizer *sy, struct sym_dso *d);
+
+#endif /* SREP_SYMBOLIZER_H */

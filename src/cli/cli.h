@@ -34,6 +34,7 @@ struct cli_cmd {
 extern const struct cli_cmd cli_commands[];
 
 int cmd_info(int argc, char **argv);
+int cmd_callchains(int argc, char **argv);
 
 /*
  * Parse argv[1..] with 'opts'; 'on_opt' returns 0 or an exit code. -h/--help
@@ -84,5 +85,33 @@ void cli_progress_init(struct cli_progress *p, const char *what, uint64_t total_
 		       int force);
 void cli_progress_update(struct cli_progress *p, const struct srep_session *s);
 void cli_progress_done(struct cli_progress *p);
+
+/* ---- symbol options shared by the commands that resolve callchains (symopts.c) ---- */
+enum { CLI_SYM_KALLSYMS = 900, CLI_SYM_VMLINUX, CLI_SYM_SYMFS, CLI_SYM_BUILDID_DIR };
+
+#define CLI_SYMBOL_OPTIONS							\
+	{ "kallsyms", 0, "<file>", "the target's /proc/kallsyms, as plain text", CLI_SYM_KALLSYMS }, \
+	{ "vmlinux", 0, "<file>", "the target's kernel image (ELF)", CLI_SYM_VMLINUX },	\
+	{ "symfs", 0, "<dir>", "find the target's files under this directory", CLI_SYM_SYMFS }, \
+	{ "buildid-dir", 0, "<dir>", "perf build-id cache (default ~/.debug)", CLI_SYM_BUILDID_DIR }
+
+/* true when 'id' was one of CLI_SYMBOL_OPTIONS (stored in 'o') */
+bool cli_symbol_opt(struct srep_symbol_opts *o, int id, const char *arg);
+/* a symbolizer and the frames of the last event */
+struct cli_symbols {
+	struct srep_symbolizer *sy;
+	struct srep_frame *frames;
+	size_t nr, cap;
+};
+
+/* EXIT_OK, or an error message and EXIT_FAIL */
+int cli_symbols_open(struct cli_symbols *cs, struct srep_session *s,
+		     const struct srep_symbol_opts *o);
+/* track the event's mappings and resolve its callchain into cs->frames (cs->nr) */
+int cli_symbols_event(struct cli_symbols *cs, const struct srep_event *ev,
+		      struct srep_error *err);
+void cli_symbols_close(struct cli_symbols *cs);
+/* "N callchains, M frames, K resolved ..." lines, each after 'label' */
+void cli_symbols_summary(FILE *f, const char *label, const struct srep_symbolizer *sy);
 
 #endif /* SREP_CLI_H */

@@ -13,6 +13,7 @@
 
 const struct cli_cmd cli_commands[] = {
 	{ "info", cmd_info, "what is in a trace: header facts, record and event counts" },
+	{ "callchains", cmd_callchains, "symbolized callchains, as perf script prints them" },
 	{ NULL, NULL, NULL },
 };
 

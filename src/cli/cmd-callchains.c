@@ -32,7 +32,7 @@ static const struct cli_opt cc_opts[] = {
 
 struct cc_opts {
 	const char *output;
-	struct srep_symbol_opts sym;
+	struct cli_symbol_args sym;
 };
 
 static int on_opt(void *ctx, int id, const char *arg)
@@ -44,7 +44,7 @@ static int on_opt(void *ctx, int id, const char *arg)
 	if (id == OPT_OUTPUT)
 		o->output = arg;
 	else if (id == OPT_LINES)
-		o->sym.lines = true;
+		o->sym.o.lines = true;
 	else if (id == OPT_QUIET)
 		cli_quiet = true;
 	return EXIT_OK;

@@ -11,7 +11,7 @@
 
 static const char info_usage[] =
 	"usage: schedrep info [--json] [--stats] [--kallsyms <file>] [--vmlinux <file>] "
-	"[--symfs <dir>] [--buildid-dir <dir>] [-q] <perf.data>";
+	"[--symfs <dir>] [--buildid-dir <dir>] [--no-symbols] [-q] <perf.data>";
 static const char info_desc[] =
 	"Print the trace's header facts (architecture, byte order, perf and kernel\n"
 	"versions, CPUs, clock, command line), the records per type and the samples\n"
@@ -26,13 +26,14 @@ static const struct cli_opt info_opts[] = {
 	{ "json", 0, NULL, "print JSON (schema: docs/info.md)", OPT_JSON },
 	{ "stats", 0, NULL, "only count records, as perf report --stats (fastest)", OPT_STATS },
 	CLI_SYMBOL_OPTIONS,
+	CLI_NO_SYMBOLS_OPTION,
 	{ "quiet", 'q', NULL, "no warnings on stderr", OPT_QUIET },
 	{ NULL, 0, NULL, NULL, 0 },
 };
 
 struct info_opts {
 	bool json, stats_only;
-	struct srep_symbol_opts sym;
+	struct cli_symbol_args sym;
 };
 
 static int on_opt(void *ctx, int id, const char *arg)

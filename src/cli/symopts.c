@@ -10,24 +10,27 @@
 
 #include "cli.h"
 
-bool cli_symbol_opt(struct srep_symbol_opts *o, int id, const char *arg)
+bool cli_symbol_opt(struct cli_symbol_args *a, int id, const char *arg)
 {
 	switch (id) {
-	case CLI_SYM_KALLSYMS:		o->kallsyms = arg; return true;
-	case CLI_SYM_VMLINUX:		o->vmlinux = arg; return true;
-	case CLI_SYM_SYMFS:		o->symfs = arg; return true;
-	case CLI_SYM_BUILDID_DIR:	o->buildid_dir = arg; return true;
+	case CLI_SYM_KALLSYMS:		a->o.kallsyms = arg; return true;
+	case CLI_SYM_VMLINUX:		a->o.vmlinux = arg; return true;
+	case CLI_SYM_SYMFS:		a->o.symfs = arg; return true;
+	case CLI_SYM_BUILDID_DIR:	a->o.buildid_dir = arg; return true;
+	case CLI_SYM_NONE:		a->off = true; return true;
 	default:			return false;
 	}
 }
 
 int cli_symbols_open(struct cli_symbols *cs, struct srep_session *s,
-		     const struct srep_symbol_opts *o)
+		     const struct cli_symbol_args *a)
 {
 	struct srep_error err = { 0 };
 
 	memset(cs, 0, sizeof(*cs));
-	if (srep_symbolizer__new(&cs->sy, s, o, &err))
+	if (a->off)
+		return EXIT_OK;
+	if (srep_symbolizer__new(&cs->sy, s, &a->o, &err))
 		return cli_error(&err);
 	return EXIT_OK;
 }
@@ -38,6 +41,8 @@ int cli_symbols_event(struct cli_symbols *cs, const struct srep_event *ev,
 	struct srep_frame *n;
 
 	cs->nr = 0;
+	if (!cs->sy)
+		return 0;
 	if (srep_symbolizer__observe(cs->sy, ev))
 		return srep_error__set(err, SREP_E_NOMEM, "no memory for the mappings");
 	if (!ev->nr_callchain)
@@ -67,8 +72,11 @@ static double pct(uint64_t part, uint64_t whole)
 
 void cli_symbols_summary(FILE *f, const char *label, const struct srep_symbolizer *sy)
 {
-	const struct srep_symbol_stats *st = srep_symbolizer__stats(sy);
+	const struct srep_symbol_stats *st;
 
+	if (!sy)
+		return;
+	st = srep_symbolizer__stats(sy);
 	if (st->callchains)
 		fprintf(f, "%s%" PRIu64 " callchains, %" PRIu64 " frames, %" PRIu64
 			" resolved (%.1f%%): kernel %" PRIu64 "/%" PRIu64 ", user %" PRIu64 "/%"

@@ -69,6 +69,9 @@ grep -q '^callchains:    389 callchains, 4234 frames, 3802 resolved (89.8%): ker
 expect_exit 0 "$SREP_BIN" info --json --kallsyms "$TMP/kallsyms-x86_64" --buildid-dir "" \
 	--symfs "$TMP/root-x86_64" "$CORPUS/x86_64/sched-callchain.data"
 grep -q '"user_resolved":[[:space:]]*836' "$TMP/out" || fail "info --json: user_resolved"
+# --no-symbols: nothing resolved, no line
+expect_exit 0 "$SREP_BIN" info --no-symbols "$CORPUS/x86_64/sched-callchain.data"
+! grep -q '^callchains:' "$TMP/out" || fail "info --no-symbols: callchain line"
 # --call-graph dwarf stacks are recognised and said to be not unwound
 expect_exit 0 "$SREP_BIN" info --buildid-dir "" "$CORPUS/s390x/dwarf.data"
 grep -q '^callchains:    409 samples carry --call-graph dwarf user stacks: not unwound$' \

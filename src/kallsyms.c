@@ -25,19 +25,36 @@ static bool keep_type(char type)
 	return t == 'T' || t == 'W' || t == 'D' || t == 'B';
 }
 
+/* hex digit values, -1 for other characters: no locale calls per character */
+static int8_t hex_value[256];
+
+static void init_hex(void)
+{
+	int c;
+
+	if (hex_value['1'])
+		return;
+	for (c = 0; c < 256; c++)
+		hex_value[c] = -1;
+	for (c = 0; c < 10; c++)
+		hex_value['0' + c] = (int8_t)c;
+	for (c = 0; c < 6; c++)
+		hex_value['a' + c] = hex_value['A' + c] = (int8_t)(10 + c);
+}
+
 static bool parse_hex(const char **p, uint64_t *out)
 {
+	const unsigned char *q = (const unsigned char *)*p;
 	uint64_t v = 0;
 	int n = 0;
-	char c;
 
-	while (isxdigit((unsigned char)(c = **p)) && n < 16) {
-		v = v << 4 | (uint64_t)(isdigit((unsigned char)c) ? c - '0' : tolower(c) - 'a' + 10);
-		(*p)++;
+	while (hex_value[*q] >= 0 && n < 16) {
+		v = v << 4 | (uint64_t)hex_value[*q++];
 		n++;
 	}
+	*p = (const char *)q;
 	*out = v;
-	return n > 0 && !isxdigit((unsigned char)**p);
+	return n > 0 && hex_value[*q] < 0;
 }
 
 /*
@@ -68,7 +85,7 @@ static int parse_line(char *line, struct sym_entry *out)
 
 static void note_ref(struct ksym_table *t, const struct sym_entry *e)
 {
-	if (e->module)
+	if (e->module || e->name[0] != '_')
 		return;
 	if (!strcmp(e->name, "_text"))
 		t->ref_text = e->start;
@@ -100,6 +117,32 @@ static int parse_lines(struct ksym_table *t)
 	return 0;
 }
 
+static size_t count_lines(const char *text, size_t len)
+{
+	const char *p = text, *end = text + len;
+	size_t n = 1;
+
+	while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+		n++;
+		p++;
+	}
+	return n;
+}
+
+/* parse t->text, 'len' bytes and a NUL, owned by the table */
+static int parse_text(struct ksym_table *t, size_t len, struct srep_error *err)
+{
+	/* a NUL inside the text ends it, as it ends a string read from /proc */
+	t->text[len] = '\0';
+	init_hex();
+	if (symtab_reserve(&t->tab, count_lines(t->text, len)) || parse_lines(t)) {
+		ksym_table_free(t);
+		return srep_error__set(err, SREP_E_NOMEM, "kallsyms: no memory for the symbols");
+	}
+	symtab_finish(&t->tab, true);
+	return 0;
+}
+
 int ksym_table_parse(struct ksym_table *t, const char *text, size_t len,
 		     struct srep_error *err)
 {
@@ -111,22 +154,38 @@ int ksym_table_parse(struct ksym_table *t, const char *text, size_t len,
 	if (!t->text)
 		return srep_error__set(err, SREP_E_NOMEM, "kallsyms: no memory for %zu bytes", len);
 	memcpy(t->text, text, len);
-	/* a NUL inside the text ends it, as it ends a string read from /proc */
-	t->text[len] = '\0';
-	if (parse_lines(t)) {
-		ksym_table_free(t);
-		return srep_error__set(err, SREP_E_NOMEM, "kallsyms: no memory for the symbols");
+	return parse_text(t, len, err);
+}
+
+/* the whole file into t->text (NUL room kept); /proc/kallsyms says its size is 0 */
+static int read_all(struct ksym_table *t, FILE *f, size_t hint, size_t *len)
+{
+	size_t cap = hint ? hint + 1 : 1u << 20, n = 0, r;
+	char *p;
+
+	for (;;) {
+		p = realloc(t->text, cap);
+		if (!p)
+			return SREP_E_NOMEM;
+		t->text = p;
+		r = fread(t->text + n, 1, cap - 1 - n, f);
+		n += r;
+		if (n < cap - 1)
+			break;
+		if (cap - 1 >= SYM_MAX_KALLSYMS)
+			return SREP_E_LIMIT;
+		cap = cap * 2 - 1 > (size_t)SYM_MAX_KALLSYMS + 1 ? (size_t)SYM_MAX_KALLSYMS + 1 :
+		      cap * 2 - 1;
 	}
-	symtab_finish(&t->tab, true);
-	return 0;
+	*len = n;
+	return ferror(f) ? SREP_E_IO : 0;
 }
 
 int ksym_table_load(struct ksym_table *t, const char *path, struct srep_error *err)
 {
 	FILE *f = fopen(path, "rb");
 	struct stat st;
-	char *buf;
-	size_t n;
+	size_t n = 0;
 	int ret;
 
 	memset(t, 0, sizeof(*t));
@@ -137,22 +196,17 @@ int ksym_table_load(struct ksym_table *t, const char *path, struct srep_error *e
 			fclose(f);
 		return ret;
 	}
-	if ((uint64_t)st.st_size > SYM_MAX_KALLSYMS) {
-		fclose(f);
-		return srep_error__set(err, SREP_E_LIMIT, "kallsyms '%s': %lld bytes is more than "
-				       "a kernel's symbols take", path, (long long)st.st_size);
-	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
-		fclose(f);
-		return srep_error__set(err, SREP_E_NOMEM, "kallsyms '%s': no memory", path);
-	}
-	n = fread(buf, 1, (size_t)st.st_size, f);
-	ret = ferror(f) ? srep_error__set(err, SREP_E_IO, "kallsyms '%s': read error", path) :
-		ksym_table_parse(t, buf, n, err);
+	/* read straight into the buffer the names will point into */
+	ret = (uint64_t)st.st_size > SYM_MAX_KALLSYMS ? SREP_E_LIMIT :
+	      read_all(t, f, (size_t)st.st_size, &n);
 	fclose(f);
-	free(buf);
-	return ret;
+	if (ret) {
+		ksym_table_free(t);
+		return srep_error__set(err, ret, "kallsyms '%s': %s", path,
+				       ret == SREP_E_LIMIT ? "more bytes than a kernel's symbols take" :
+				       ret == SREP_E_NOMEM ? "no memory" : "read error");
+	}
+	return parse_text(t, n, err);
 }
 
 void ksym_table_free(struct ksym_table *t)

@@ -33,6 +33,7 @@ struct symtab {
 };
 
 int symtab_add(struct symtab *t, const struct sym_entry *e);
+int symtab_reserve(struct symtab *t, size_t nr);	/* room for 'nr' in all */
 /*
  * Sort, give every symbol without a size the room up to the next one, and
  * keep one symbol per address, as perf does (see symtab.c).

@@ -40,6 +40,20 @@ int symtab_add(struct symtab *t, const struct sym_entry *e)
 	return 0;
 }
 
+int symtab_reserve(struct symtab *t, size_t nr)
+{
+	struct sym_entry *n;
+
+	if (nr <= t->cap)
+		return 0;
+	n = realloc(t->e, nr * sizeof(*n));
+	if (!n)
+		return SREP_E_NOMEM;
+	t->e = n;
+	t->cap = nr;
+	return 0;
+}
+
 static int cmp_entry(const void *a, const void *b)
 {
 	const struct sym_entry *x = a, *y = b;
@@ -105,7 +119,11 @@ void symtab_finish(struct symtab *t, bool kallsyms)
 
 	if (!t->nr)
 		return;
-	qsort(t->e, t->nr, sizeof(*t->e), cmp_entry);
+	/* kallsyms lists the kernel in address order: sorting is then not needed */
+	for (i = 1; i < t->nr && cmp_entry(&t->e[i - 1], &t->e[i]) <= 0; i++)
+		;
+	if (i < t->nr)
+		qsort(t->e, t->nr, sizeof(*t->e), cmp_entry);
 	fixup_end(t->e, t->nr, kallsyms);
 	for (i = 0; i < t->nr; ) {
 		best = i;

@@ -7,6 +7,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "testutil.h"
 #include "sym_local.h"
@@ -84,6 +85,21 @@ START_TEST(edges)
 }
 END_TEST
 
+/* procfs says /proc/kallsyms has 0 bytes: it is read to its end all the same */
+START_TEST(proc_kallsyms)
+{
+	struct srep_error err = { 0 };
+	struct ksym_table t;
+
+	if (access("/proc/kallsyms", R_OK))
+		TU_SKIP("/proc/kallsyms not readable here");
+	ck_assert_msg(ksym_table_load(&t, "/proc/kallsyms", &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(t.bad_lines, 0);
+	ck_assert_uint_gt(t.tab.nr, 1000);
+	ksym_table_free(&t);
+}
+END_TEST
+
 static const char *const arches[] = { "x86_64", "arm64", "armhf", "s390x" };
 
 /* the corpus' kallsyms: the kernel's reference symbol is where the trace says */
@@ -124,6 +140,7 @@ int main(void)
 
 	tcase_add_test(tc, kinds_and_modules);
 	tcase_add_test(tc, edges);
+	tcase_add_test(tc, proc_kallsyms);
 	tcase_add_loop_test(tc, corpus_kallsyms, 0, 4);
 	suite_add_tcase(s, tc);
 	return tu_run_suite(s);

@@ -90,9 +90,12 @@ static void cache_put(struct srep_symbolizer *sy, const struct sym_cached *c)
 static void lookup_kernel(struct srep_symbolizer *sy, uint64_t addr, struct sym_cached *c)
 {
 	const struct sym_entry *e = NULL;
-	uint64_t v = addr - sy->vmlinux_reloc;
+	uint64_t v;
 	int line = 0;
 
+	if (!sy->kernel_loaded)
+		sym_kernel_load(sy);
+	v = addr - sy->vmlinux_reloc;
 	if (sy->vmlinux && (e = elf_dso_find(sy->vmlinux, v)) != NULL) {
 		c->symbol = e->name;
 		c->symbol_offset = v - e->start;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * symbolizer.c - the symbolizer object: the kernel's symbol sources, the
- * table of modules the trace mapped and the files found for them, and the
- * mappings kept current from the events (see resolve.c for the frames).
+ * symbolizer.c - the symbolizer object: the table of modules the trace
+ * mapped and the files found for them, and the mappings kept current from
+ * the events (symkernel.c: the kernel's symbols; resolve.c: the frames).
  *
  * Modules are looked for on first use, so a trace whose callchains never
  * touch a library never opens it. Each module is looked for once; what was
@@ -139,7 +139,7 @@ static void free_dso(struct sym_dso *d)
 }
 
 /* the trace's build id of a module (BUILD_ID feature, HEADER_BUILD_ID records) */
-static void trace_build_id(struct srep_symbolizer *sy, struct sym_dso *d)
+void sym_trace_build_id(struct srep_symbolizer *sy, struct sym_dso *d)
 {
 	size_t i;
 
@@ -163,7 +163,7 @@ static char *debug_finder(void *arg, const uint8_t *id, size_t len, const char *
 	return symfind_debug(&d->sy->find, d->name, d->host_path, id, len, debuglink);
 }
 
-static void warn_mismatch(struct srep_symbolizer *sy, struct sym_dso *d, const char *path)
+void sym_warn_mismatch(struct srep_symbolizer *sy, struct sym_dso *d, const char *path)
 {
 	uint8_t got[SYM_MAX_BUILD_ID];
 	char want_hex[2 * SYM_MAX_BUILD_ID + 1], got_hex[2 * SYM_MAX_BUILD_ID + 1];
@@ -182,11 +182,11 @@ void sym_load_dso(struct srep_symbolizer *sy, struct sym_dso *d)
 	uint8_t id[SYM_MAX_BUILD_ID];
 	size_t id_len;
 
-	trace_build_id(sy, d);
+	sym_trace_build_id(sy, d);
 	d->host_path = symfind_main(&sy->find, d->name, d->build_id, d->build_id_len, &mismatch,
 				    id, &id_len);
 	if (mismatch)
-		warn_mismatch(sy, d, mismatch);
+		sym_warn_mismatch(sy, d, mismatch);
 	free(mismatch);
 	if (!d->host_path) {
 		d->state = mismatch ? SREP_MODULE_MISMATCH : SREP_MODULE_MISSING;
@@ -201,85 +201,6 @@ void sym_load_dso(struct srep_symbolizer *sy, struct sym_dso *d)
 	d->state = SREP_MODULE_FOUND;
 }
 
-/* ---- the kernel ---- */
-
-static int open_vmlinux(struct srep_symbolizer *sy, const char *path, struct srep_error *err)
-{
-	struct sym_dso *k = sy->dsos[SYM_KERNEL_DSO];
-	uint8_t id[SYM_MAX_BUILD_ID];
-	char why[256];
-	int n = elf_file_build_id(path, id, sizeof(id));
-
-	if (n < 0)
-		return srep_error__set(err, SREP_E_IO, "vmlinux '%s': cannot read it as ELF", path);
-	trace_build_id(sy, k);
-	if (n > 0 && k->build_id_len && ((size_t)n != k->build_id_len ||
-					 memcmp(id, k->build_id, k->build_id_len))) {
-		warn_mismatch(sy, k, path);
-		return 0;
-	}
-	sy->vmlinux = elf_dso_open(path, NULL, NULL, why, sizeof(why));
-	if (!sy->vmlinux)
-		return srep_error__set(err, SREP_E_SYMBOLS, "vmlinux '%s': %s", path, why);
-	return 0;
-}
-
-/* kallsyms: --kallsyms, else the tracing data's, else the build-id cache's */
-static int load_kallsyms(struct srep_symbolizer *sy, const char *path, struct srep_error *err)
-{
-	struct sym_dso *k = sy->dsos[SYM_KERNEL_DSO];
-	char *cached;
-	int ret;
-
-	if (path) {
-		ret = ksym_table_load(&sy->ksyms, path, err);
-		sy->kernel_source = "--kallsyms";
-		return ret ? ret : (sy->have_ksyms = true, 0);
-	}
-	if (sy->s->tracing_kallsyms_len) {
-		ret = ksym_table_parse(&sy->ksyms, sy->s->tracing_kallsyms,
-				       sy->s->tracing_kallsyms_len, err);
-		sy->kernel_source = "the trace's tracing data";
-		return ret ? ret : (sy->have_ksyms = sy->ksyms.tab.nr > 0, 0);
-	}
-	trace_build_id(sy, k);
-	cached = symfind_cached(&sy->find, KERNEL_NAME, k->build_id, k->build_id_len, "kallsyms");
-	if (!cached)
-		return 0;
-	/* a damaged cache entry is not worth failing for */
-	if (ksym_table_load(&sy->ksyms, cached, NULL) == 0) {
-		sy->have_ksyms = true;
-		sy->kernel_source = "the build-id cache";
-	}
-	free(cached);
-	return 0;
-}
-
-/*
- * The kernel map's record names the symbol perf relocated against
- * ("[kernel.kallsyms]_text") and carries its run-time address as pgoff: a
- * kallsyms that puts the symbol elsewhere is from another boot (KASLR) or
- * kernel; a vmlinux is relocated by the difference.
- */
-static void kernel_ref(struct srep_symbolizer *sy, const char *ref, uint64_t addr)
-{
-	uint64_t want = 0, value;
-
-	if (!strcmp(ref, "_text"))
-		want = sy->ksyms.ref_text;
-	else if (!strcmp(ref, "_stext"))
-		want = sy->ksyms.ref_stext;
-	if (sy->have_ksyms && want && want != addr) {
-		sym_warn(sy, sy->kallsyms_path, "kallsyms has %s at 0x%llx, the trace at 0x%llx: "
-			 "from another boot or kernel, not used", ref, (unsigned long long)want,
-			 (unsigned long long)addr);
-		ksym_table_free(&sy->ksyms);
-		sy->have_ksyms = false;
-	}
-	if (sy->vmlinux && ref[0] && elf_dso_symbol_value(sy->vmlinux, ref, &value))
-		sy->vmlinux_reloc = addr - value;
-}
-
 /* ---- events ---- */
 
 static int on_mmap(struct srep_symbolizer *sy, const struct srep_mmap *m)
@@ -291,7 +212,8 @@ static int on_mmap(struct srep_symbolizer *sy, const struct srep_mmap *m)
 	if (!kernel && m->prot && !(m->prot & PROT_EXEC_BIT))
 		return 0;	/* data: no code runs there */
 	if (!strncmp(m->filename, KERNEL_NAME, klen)) {
-		kernel_ref(sy, m->filename + klen, m->pgoff);
+		snprintf(sy->kernel_ref, sizeof(sy->kernel_ref), "%s", m->filename + klen);
+		sy->kernel_ref_addr = m->pgoff;
 		dso = SYM_KERNEL_DSO;
 	} else {
 		dso = get_dso(sy, m->filename, kernel);
@@ -352,8 +274,9 @@ static int copy_opts(struct srep_symbolizer *sy, const struct srep_symbol_opts *
 	sy->symfs = o->symfs && o->symfs[0] ? strdup(o->symfs) : NULL;
 	sy->buildid_dir = def ? def : bdir && bdir[0] ? strdup(bdir) : NULL;
 	sy->kallsyms_path = o->kallsyms ? strdup(o->kallsyms) : NULL;
+	sy->vmlinux_path = o->vmlinux ? strdup(o->vmlinux) : NULL;
 	if ((o->symfs && o->symfs[0] && !sy->symfs) || (bdir && bdir[0] && !sy->buildid_dir) ||
-	    (o->kallsyms && !sy->kallsyms_path))
+	    (o->kallsyms && !sy->kallsyms_path) || (o->vmlinux && !sy->vmlinux_path))
 		return SREP_E_NOMEM;
 	sy->find.symfs = sy->symfs;
 	sy->find.buildid_dir = sy->buildid_dir;
@@ -379,17 +302,11 @@ int srep_symbolizer__new(struct srep_symbolizer **out, struct srep_session *s,
 		srep_symbolizer__delete(sy);
 		return srep_error__set(err, ret, "no memory for the symbolizer");
 	}
-	ret = opts && opts->vmlinux ? open_vmlinux(sy, opts->vmlinux, err) : 0;
-	if (!ret)
-		ret = load_kallsyms(sy, sy->kallsyms_path, err);
+	ret = sym_kernel_check(sy, err);
 	if (ret) {
 		srep_symbolizer__delete(sy);
 		return ret;
 	}
-	if (sy->vmlinux)
-		sy->kernel_source = "--vmlinux";
-	sy->dsos[SYM_KERNEL_DSO]->state = sy->vmlinux || sy->have_ksyms ? SREP_MODULE_FOUND :
-					  SREP_MODULE_MISSING;
 	*out = sy;
 	return 0;
 }
@@ -411,6 +328,7 @@ void srep_symbolizer__delete(struct srep_symbolizer *sy)
 	free(sy->symfs);
 	free(sy->buildid_dir);
 	free(sy->kallsyms_path);
+	free(sy->vmlinux_path);
 	free(sy);
 }
 
@@ -439,9 +357,7 @@ int srep_symbolizer__module(const struct srep_symbolizer *sy, size_t idx,
 	out->resolved = d->resolved;
 	symfind_hex(d->build_id, d->build_id_len, out->build_id);
 	if (idx == SYM_KERNEL_DSO) {
-		out->path = sy->vmlinux ? elf_dso_path(sy->vmlinux) :
-			    sy->have_ksyms ? (sy->kallsyms_path ? sy->kallsyms_path :
-					      sy->kernel_source) : NULL;
+		out->path = sy->kernel_source;
 	} else if (d->elf) {
 		out->path = elf_dso_path(d->elf);
 		out->debug_path = elf_dso_debug_path(d->elf)[0] ? elf_dso_debug_path(d->elf) : NULL;

@@ -41,11 +41,16 @@ struct srep_symbolizer {
 	bool lines;
 	struct symfind find;
 
+	/* the kernel (symkernel.c): loaded when the first kernel frame needs it */
+	char *vmlinux_path;
+	bool kernel_loaded;
 	struct ksym_table ksyms;
 	bool have_ksyms;
 	struct elf_dso *vmlinux;
 	uint64_t vmlinux_reloc;		/* run-time address - vmlinux address */
-	const char *kernel_source;	/* where kernel symbols came from, for info */
+	const char *kernel_source;	/* the file (or where) kernel symbols came from */
+	char kernel_ref[32];		/* the kernel map's reference symbol ("_text") */
+	uint64_t kernel_ref_addr;	/* and its run-time address, 0 unknown */
 
 	struct sym_dso **dsos;		/* pointers: the finder keeps one */
 	size_t nr_dsos, cap_dsos;
@@ -63,5 +68,12 @@ void sym_warn(struct srep_symbolizer *sy, const char *path, const char *fmt, ...
 	__attribute__((format(printf, 3, 4)));
 /* look for a user-space module's file (once: see d->state) */
 void sym_load_dso(struct srep_symbolizer *sy, struct sym_dso *d);
+/* the trace's build id of a module, into d (BUILD_ID feature, HEADER_BUILD_ID) */
+void sym_trace_build_id(struct srep_symbolizer *sy, struct sym_dso *d);
+void sym_warn_mismatch(struct srep_symbolizer *sy, struct sym_dso *d, const char *path);
+/* at creation: the kernel files named in the options exist (symkernel.c) */
+int sym_kernel_check(struct srep_symbolizer *sy, struct srep_error *err);
+/* the first kernel frame: load the kernel's symbols (symkernel.c) */
+void sym_kernel_load(struct srep_symbolizer *sy);
 
 #endif /* SREP_SYMBOLIZER_H */

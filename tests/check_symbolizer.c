@@ -281,6 +281,7 @@ START_TEST(kallsyms_of_another_boot)
 	ck_assert_str_eq(r.f[0][3].symbol, "main");
 	ck_assert_int_eq(w.warnings, 1);
 	ck_assert_ptr_nonnull(strstr(w.last_warning, "another boot"));
+	ck_assert_uint_eq(module(&r, "[kernel.kallsyms]")->state, SREP_MODULE_MISMATCH);
 	run_free(&r);
 	world_free(&w);
 }

@@ -224,13 +224,20 @@ void maps_clear(struct maps *m, int32_t pid)
 		p->nr = 0;
 }
 
-const struct map_entry *maps_find(const struct maps *m, int32_t pid, uint64_t addr)
+const struct map_entry *maps_find(struct maps *m, int32_t pid, uint64_t addr)
 {
-	const struct proc_maps *p = find_proc(m, pid);
+	const struct proc_maps *p;
 	size_t i;
 
-	if (!p)
-		return NULL;
+	/* the frames of a callchain are one process's: remember it (procs never go away) */
+	if (m->last && m->procs[m->last - 1].pid == pid) {
+		p = &m->procs[m->last - 1];
+	} else {
+		p = find_proc(m, pid);
+		if (!p)
+			return NULL;
+		m->last = (size_t)(p - m->procs) + 1;
+	}
 	i = first_after(p, addr);
 	return i < p->nr && p->e[i].start <= addr ? &p->e[i] : NULL;
 }

@@ -140,37 +140,56 @@ static void fill(struct srep_frame *out, const struct sym_cached *c)
 	out->line = c->file ? c->line : 0;
 }
 
+static void fill_cached(struct srep_symbolizer *sy, struct srep_frame *out,
+			const struct sym_cached *slot)
+{
+	sy->stats.cache_hits++;
+	fill(out, slot);
+}
+
+/*
+ * Kernel frames are cached by address alone (one kernel): the cache is
+ * asked before the kernel maps; user frames need their process's mapping
+ * first, as an address means another file in another process.
+ */
 static int resolve(struct srep_symbolizer *sy, int32_t pid, enum srep_frame_mode mode,
 		   uint64_t addr, struct srep_frame *out, uint32_t *dso_out)
 {
 	const struct map_entry *m = NULL;
 	struct sym_cached *slot, c;
 	uint64_t key = addr;
-	uint32_t dso;
+	uint32_t dso = SYM_KERNEL_DSO;
 
 	memset(out, 0, sizeof(*out));
 	out->addr = out->module_addr = addr;
 	out->mode = mode;
 	*dso_out = NO_DSO;
 	if (mode == SREP_FRAME_KERNEL) {
+		slot = cache_slot(sy, SYM_KERNEL_DSO, key);
+		if (slot && slot->dso) {
+			*dso_out = slot->map_dso;
+			fill_cached(sy, out, slot);
+			return out->symbol != NULL;
+		}
 		m = maps_find(&sy->maps, -1, addr);
 		dso = m ? m->dso : SYM_KERNEL_DSO;
 	} else if (mode == SREP_FRAME_USER && (m = maps_find(&sy->maps, pid, addr)) != NULL) {
 		dso = m->dso;
 		key = out->module_addr = addr - m->start + m->pgoff;
+		slot = cache_slot(sy, dso, key);
+		if (slot && slot->dso) {
+			*dso_out = dso;
+			fill_cached(sy, out, slot);
+			return out->symbol != NULL;
+		}
 	} else {
 		return 0;	/* guest or hypervisor frames, or no mapping */
 	}
 	*dso_out = dso;
-	slot = cache_slot(sy, dso, key);
-	if (slot && slot->dso) {
-		sy->stats.cache_hits++;
-		fill(out, slot);
-		return out->symbol != NULL;
-	}
 	sy->stats.cache_misses++;
 	memset(&c, 0, sizeof(c));
-	c.dso = dso + 1;
+	c.dso = (mode == SREP_FRAME_KERNEL ? SYM_KERNEL_DSO : dso) + 1;
+	c.map_dso = dso;
 	c.addr = key;
 	c.module = sy->dsos[dso]->name;
 	if (mode == SREP_FRAME_KERNEL)

@@ -76,6 +76,7 @@ struct maps {
 	size_t nr, cap;
 	uint32_t *slots;		/* open addressing: pid -> index + 1 */
 	size_t nr_slots;
+	size_t last;			/* index + 1 of the process last looked up */
 };
 
 void maps_init(struct maps *m);
@@ -87,7 +88,7 @@ int maps_insert(struct maps *m, int32_t pid, uint64_t start, uint64_t len, uint6
 int maps_fork(struct maps *m, int32_t parent_pid, int32_t child_pid);
 /* exec replaced the address space */
 void maps_clear(struct maps *m, int32_t pid);
-const struct map_entry *maps_find(const struct maps *m, int32_t pid, uint64_t addr);
+const struct map_entry *maps_find(struct maps *m, int32_t pid, uint64_t addr);
 
 /* ---- finding the files of the target on this machine (symfind.c) ---- */
 

@@ -27,7 +27,8 @@ struct sym_dso {
 /* one resolved (module, address): the cache of resolve.c */
 struct sym_cached {
 	uint64_t addr;			/* file offset (user) or address (kernel) */
-	uint32_t dso;			/* module index + 1; 0 = empty slot */
+	uint32_t dso;			/* module index + 1 (kernel frames: 1); 0 = empty slot */
+	uint32_t map_dso;		/* the module the frame fell in (a kernel module) */
 	uint32_t line;
 	const char *module;
 	const char *symbol;

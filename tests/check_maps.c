@@ -7,7 +7,7 @@
 #include "testutil.h"
 #include "sym_local.h"
 
-static uint32_t dso_at(const struct maps *m, int32_t pid, uint64_t addr)
+static uint32_t dso_at(struct maps *m, int32_t pid, uint64_t addr)
 {
 	const struct map_entry *e = maps_find(m, pid, addr);
 

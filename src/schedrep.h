@@ -246,6 +246,13 @@ struct srep_event {
 	uint64_t ip, period, addr;
 	uint32_t nr_callchain;
 	const uint64_t *callchain;	/* host order, context markers included */
+	/* --call-graph dwarf samples: user registers and a copy of the user stack */
+	uint64_t user_regs_abi;		/* 0: none; 1: 32-bit, 2: 64-bit (PERF_SAMPLE_REGS_ABI_*) */
+	uint64_t user_regs_mask;	/* the attr's sample_regs_user: registers in bit order */
+	const uint64_t *user_regs;	/* host order, one per bit set in the mask */
+	uint32_t nr_user_regs;
+	const uint8_t *user_stack;	/* the target's bytes (its byte order) from its SP up */
+	uint64_t user_stack_size;	/* bytes of user_stack the kernel filled */
 	union {
 		struct srep_switch sw;
 		struct srep_wakeup wake;

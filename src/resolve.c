@@ -244,22 +244,94 @@ static void count(struct srep_symbolizer *sy, enum srep_frame_mode mode, int ok,
 	}
 }
 
-size_t srep_symbolizer__callchain(struct srep_symbolizer *sy, const struct srep_event *ev,
-				  struct srep_frame *frames, size_t max)
+static int raw_push(struct srep_symbolizer *sy, enum srep_frame_mode mode, uint64_t addr)
+{
+	struct sym_raw *n;
+	size_t cap;
+
+	if (sy->nr_raw == sy->cap_raw) {
+		cap = sy->cap_raw ? sy->cap_raw * 2 : 256;
+		n = realloc(sy->raw, cap * sizeof(*n));
+		if (!n)
+			return SREP_E_NOMEM;
+		sy->raw = n;
+		sy->cap_raw = cap;
+	}
+	sy->raw[sy->nr_raw++] = (struct sym_raw){ addr, mode };
+	return 0;
+}
+
+/* the next recorded entry that is a frame, 0 if none */
+static uint64_t next_ip(const struct srep_event *ev, uint32_t i)
+{
+	for (i++; i < ev->nr_callchain; i++) {
+		if (ev->callchain[i] < SREP_CONTEXT_MAX)
+			return ev->callchain[i];
+	}
+	return 0;
+}
+
+/* the recorded frames, arm64's leaf caller after the first user frame */
+static void raw_recorded(struct srep_symbolizer *sy, const struct srep_event *ev)
 {
 	enum srep_frame_mode mode = SREP_FRAME_USER;
-	size_t n = 0;
-	uint32_t i, dso;
-	int ok;
+	bool first_user = true;
+	uint64_t leaf;
+	uint32_t i;
 
-	for (i = 0; i < ev->nr_callchain && n < max; i++) {
+	for (i = 0; i < ev->nr_callchain; i++) {
 		if (ev->callchain[i] >= SREP_CONTEXT_MAX) {
 			mode = marker_mode(ev->callchain[i], mode);
 			continue;
 		}
-		ok = resolve(sy, ev->pid, mode, ev->callchain[i], &frames[n], &dso);
-		count(sy, mode, ok, dso);
-		n++;
+		if (raw_push(sy, mode, ev->callchain[i]))
+			return;
+		if (mode != SREP_FRAME_USER || !first_user)
+			continue;
+		first_user = false;
+		leaf = sym_leaf_caller(sy, ev, ev->callchain[i]);
+		if (leaf && leaf != next_ip(ev, i))
+			raw_push(sy, SREP_FRAME_USER, leaf);
+	}
+}
+
+/*
+ * The event's frames before resolution, innermost first: the recorded
+ * ones, then the user stack unwound (--call-graph dwarf). Kept for the
+ * event last asked about: callchain and blocked_in on one event unwind once.
+ */
+static void raw_frames(struct srep_symbolizer *sy, const struct srep_event *ev)
+{
+	uint64_t pcs[SREP_UNWIND_MAX];
+	size_t i, n;
+
+	if (sy->raw_ev == ev && sy->raw_time == ev->time && sy->raw_tid == ev->tid &&
+	    sy->raw_chain == ev->callchain)
+		return;
+	sy->raw_ev = ev;
+	sy->raw_time = ev->time;
+	sy->raw_tid = ev->tid;
+	sy->raw_chain = ev->callchain;
+	sy->nr_raw = 0;
+	raw_recorded(sy, ev);
+	n = ev->user_stack ? sym_unwind_user(sy, ev, pcs, SREP_UNWIND_MAX) : 0;
+	sy->stats.dwarf_unwound += n > 0;
+	for (i = 0; i < n; i++)
+		raw_push(sy, SREP_FRAME_USER, pcs[i]);
+}
+
+size_t srep_symbolizer__callchain(struct srep_symbolizer *sy, const struct srep_event *ev,
+				  struct srep_frame *frames, size_t max)
+{
+	size_t n, i;
+	uint32_t dso;
+	int ok;
+
+	raw_frames(sy, ev);
+	n = sy->nr_raw < max ? sy->nr_raw : max;
+	for (i = 0; i < n; i++) {
+		ok = resolve(sy, ev->pid, sy->raw[i].mode, sy->raw[i].addr, &frames[i], &dso);
+		count(sy, sy->raw[i].mode, ok, dso);
 	}
 	sy->stats.callchains++;
 	return n;
@@ -282,25 +354,21 @@ static bool sched_function(const char *name)
 int srep_symbolizer__blocked_in(struct srep_symbolizer *sy, const struct srep_event *ev,
 				struct srep_frame *kernel, struct srep_frame *user)
 {
-	enum srep_frame_mode mode = SREP_FRAME_USER;
 	struct srep_frame f;
-	uint32_t i, dso;
 	int found = 0;
+	uint32_t dso;
+	size_t i;
 
-	for (i = 0; i < ev->nr_callchain && found != (SREP_BLOCKED_KERNEL | SREP_BLOCKED_USER);
-	     i++) {
-		if (ev->callchain[i] >= SREP_CONTEXT_MAX) {
-			mode = marker_mode(ev->callchain[i], mode);
-			continue;
-		}
-		if (mode == SREP_FRAME_KERNEL && !(found & SREP_BLOCKED_KERNEL)) {
-			resolve(sy, ev->pid, mode, ev->callchain[i], &f, &dso);
+	raw_frames(sy, ev);
+	for (i = 0; i < sy->nr_raw && found != (SREP_BLOCKED_KERNEL | SREP_BLOCKED_USER); i++) {
+		if (sy->raw[i].mode == SREP_FRAME_KERNEL && !(found & SREP_BLOCKED_KERNEL)) {
+			resolve(sy, ev->pid, SREP_FRAME_KERNEL, sy->raw[i].addr, &f, &dso);
 			if (!f.symbol || !sched_function(f.symbol)) {
 				*kernel = f;
 				found |= SREP_BLOCKED_KERNEL;
 			}
-		} else if (mode == SREP_FRAME_USER && !(found & SREP_BLOCKED_USER)) {
-			resolve(sy, ev->pid, mode, ev->callchain[i], user, &dso);
+		} else if (sy->raw[i].mode == SREP_FRAME_USER && !(found & SREP_BLOCKED_USER)) {
+			resolve(sy, ev->pid, SREP_FRAME_USER, sy->raw[i].addr, user, &dso);
 			found |= SREP_BLOCKED_USER;
 		}
 	}

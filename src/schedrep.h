@@ -530,7 +530,7 @@ struct srep_frame {
  * @kernel_frames, @kernel_resolved, @user_frames, @user_resolved: by mode
  * @unmapped: user frames that no mapping of their process covered
  * @dwarf_stacks: samples carrying user registers and stack for
- *	--call-graph dwarf; those stacks are not unwound (docs/symbols.md)
+ *	--call-graph dwarf; @dwarf_unwound: those whose stack gave frames
  * @cache_hits, @cache_misses: lookups of (module, address) answered from
  *	the cache, and resolved anew
  */
@@ -540,7 +540,7 @@ struct srep_symbol_stats {
 	uint64_t kernel_frames, kernel_resolved;
 	uint64_t user_frames, user_resolved;
 	uint64_t unmapped;
-	uint64_t dwarf_stacks;
+	uint64_t dwarf_stacks, dwarf_unwound;
 	uint64_t cache_hits, cache_misses;
 };
 
@@ -581,10 +581,16 @@ int srep_symbolizer__observe(struct srep_symbolizer *sy, const struct srep_event
 int srep_symbolizer__resolve(struct srep_symbolizer *sy, int32_t pid,
 			     enum srep_frame_mode mode, uint64_t addr, struct srep_frame *out);
 
+/* user frames unwound from a --call-graph dwarf stack at most (perf's default) */
+#define SREP_UNWIND_MAX		127
+
 /*
  * Resolve the event's callchain into 'frames' (at most 'max'; the event's
- * nr_callchain is always enough), innermost first, context markers left
- * out. Returns the number of frames written.
+ * nr_callchain + SREP_UNWIND_MAX + 1 is always enough), innermost first,
+ * context markers left out: the recorded frames, then, for --call-graph
+ * dwarf samples, the user stack unwound from the sampled registers, as the
+ * target's perf does (arm64 -g: also the leaf's caller from the sampled
+ * link register). Returns the number of frames written.
  */
 size_t srep_symbolizer__callchain(struct srep_symbolizer *sy, const struct srep_event *ev,
 				  struct srep_frame *frames, size_t max);

@@ -114,6 +114,27 @@ char *symfind_debug(const struct symfind *f, const char *trace_path, const char 
 char *symfind_cached(const struct symfind *f, const char *trace_name, const uint8_t *id,
 		     size_t len, const char *entry);
 
+/* ---- user registers for the unwinder (regs.c) ---- */
+
+struct unwind_regs_in {
+	uint64_t abi, mask;		/* PERF_SAMPLE_REGS_ABI_*, sample_regs_user */
+	const uint64_t *regs;		/* one per bit of the mask, host order */
+	uint32_t nr;
+};
+
+struct unwind_regs {
+	uint64_t dwarf[32];		/* DWARF registers 0..nr_dwarf-1, as perf sets them */
+	unsigned nr_dwarf;
+	bool set_pc;			/* perf also sets the PC explicitly */
+	uint64_t pc;
+	uint64_t ip, sp;		/* where the unwinding starts, the stack copy's address */
+};
+
+/* EM_* whose register numbering the trace uses (HEADER_ARCH, the sample's ABI); 0 unknown */
+unsigned unwind_machine(const char *arch, uint64_t abi);
+/* false for a machine perf does not unwind with libdw here */
+bool unwind_regs_dwarf(unsigned machine, const struct unwind_regs_in *in, struct unwind_regs *out);
+
 /* ---- ELF files through libdw (symbols.c, the only libdw caller) ---- */
 
 /*
@@ -146,7 +167,38 @@ bool elf_dso_symbol_value(struct elf_dso *d, const char *name, uint64_t *value);
 bool elf_dso_srcline(struct elf_dso *d, uint64_t vaddr, const char **file, int *line);
 /* the file symbols came from, and the separate debug file ("" if none) */
 const char *elf_dso_path(const struct elf_dso *d);
+/* ELF machine (EM_*) of the file */
+unsigned elf_dso_machine(const struct elf_dso *d);
 const char *elf_dso_debug_path(const struct elf_dso *d);
 size_t elf_dso_nr_symbols(const struct elf_dso *d);
+
+/* ---- unwinding a copied user stack with libdw (symbols.c) ---- */
+
+struct elf_unwind_ops {
+	/*
+	 * The file mapped at 'addr' in the process being unwound: its path
+	 * here (NULL: mapped, but no file found), the address of its file
+	 * offset 0, and the file offset of 'addr'. false: nothing mapped.
+	 */
+	bool (*module_at)(void *arg, uint64_t addr, const char **path, uint64_t *base,
+			  uint64_t *file_off);
+	void *arg;
+};
+
+struct elf_unwind_in {
+	struct unwind_regs regs;
+	bool big_endian;		/* the target's byte order */
+	int32_t tid;
+	const uint8_t *stack;		/* the copy of the stack from regs.sp up */
+	uint64_t stack_size;
+};
+
+/*
+ * Unwind as perf does with libdw: the user frames innermost first (the
+ * first at the sampled IP, callers at their return address minus 1), into
+ * pcs[max]. Returns how many; 0 when not even the first module is known.
+ */
+size_t elf_unwind(const struct elf_unwind_ops *ops, const struct elf_unwind_in *in,
+		  uint64_t *pcs, size_t max);
 
 #endif /* SREP_SYM_LOCAL_H */

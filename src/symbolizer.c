@@ -233,7 +233,7 @@ int srep_symbolizer__observe(struct srep_symbolizer *sy, const struct srep_event
 {
 	const struct srep_fork *f = &ev->u.fork;
 
-	/* --call-graph dwarf: user registers and stack in every sample, not unwound */
+	/* --call-graph dwarf: user registers and stack in every sample (resolve.c unwinds) */
 	if (ev->source != SREP_SRC_RECORD && ev->evsel >= 0 &&
 	    (size_t)ev->evsel < sy->s->nr_evsels &&
 	    (sy->s->evsels[ev->evsel].attr.sample_type & PERF_SAMPLE_STACK_USER))
@@ -325,6 +325,7 @@ void srep_symbolizer__delete(struct srep_symbolizer *sy)
 	ksym_table_free(&sy->ksyms);
 	elf_dso_free(sy->vmlinux);
 	free(sy->cache);
+	free(sy->raw);
 	free(sy->symfs);
 	free(sy->buildid_dir);
 	free(sy->kallsyms_path);

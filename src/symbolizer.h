@@ -36,6 +36,12 @@ struct sym_cached {
 	const char *file;
 };
 
+/* a frame before resolution */
+struct sym_raw {
+	uint64_t addr;
+	enum srep_frame_mode mode;
+};
+
 struct srep_symbolizer {
 	struct srep_session *s;
 	char *symfs, *buildid_dir, *kallsyms_path;
@@ -61,6 +67,14 @@ struct srep_symbolizer {
 
 	struct sym_cached *cache;
 	size_t cache_slots, cache_used;
+
+	/* the frames of the event last asked about (resolve.c) */
+	struct sym_raw *raw;
+	size_t nr_raw, cap_raw;
+	const struct srep_event *raw_ev;
+	const uint64_t *raw_chain;
+	uint64_t raw_time;
+	int32_t raw_tid;
 	struct srep_symbol_stats stats;
 };
 
@@ -76,5 +90,11 @@ void sym_warn_mismatch(struct srep_symbolizer *sy, struct sym_dso *d, const char
 int sym_kernel_check(struct srep_symbolizer *sy, struct srep_error *err);
 /* the first kernel frame: load the kernel's symbols (symkernel.c) */
 void sym_kernel_load(struct srep_symbolizer *sy);
+/* --call-graph dwarf: the user frames unwound from the event's stack copy (unwind.c) */
+size_t sym_unwind_user(struct srep_symbolizer *sy, const struct srep_event *ev,
+		       uint64_t *pcs, size_t max);
+/* perf -g on arm64: the caller of the first user frame, from the sampled LR; 0 none */
+uint64_t sym_leaf_caller(struct srep_symbolizer *sy, const struct srep_event *ev,
+			 uint64_t first_user_ip);
 
 #endif /* SREP_SYMBOLIZER_H */

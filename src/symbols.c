@@ -59,6 +59,17 @@ static int no_elf(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_
 	return -1;	/* every file is reported with its descriptor */
 }
 
+/* the unwinder needs .eh_frame only, which the binary itself has */
+static int no_debuginfo(Dwfl_Module *mod, void **userdata,
+					     const char *modname, Dwarf_Addr base,
+					     const char *file_name, const char *debuglink,
+					     GElf_Word crc, char **debug_name)
+{
+	(void)mod; (void)userdata; (void)modname; (void)base; (void)file_name;
+	(void)debuglink; (void)crc; (void)debug_name;
+	return -1;
+}
+
 static int find_debug(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
 		      const char *file_name, const char *debuglink, GElf_Word crc,
 		      char **debug_name)
@@ -346,4 +357,159 @@ const char *elf_dso_debug_path(const struct elf_dso *d)
 size_t elf_dso_nr_symbols(const struct elf_dso *d)
 {
 	return d->tab.nr;
+}
+
+unsigned elf_dso_machine(const struct elf_dso *d)
+{
+	return d->machine;
+}
+
+/* ---- unwinding (perf's tools/perf/util/unwind-libdw.c, step for step) ---- */
+
+struct unwinder {
+	const struct elf_unwind_ops *ops;
+	const struct elf_unwind_in *in;
+	Dwfl *dwfl;
+	uint64_t *pcs;
+	size_t n, max;
+};
+
+/* the module at 'pc' in the Dwfl, reported at its run-time base when new */
+static bool uw_report(struct unwinder *u, uint64_t pc)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(u->dwfl, pc);
+	uint64_t base, off;
+	const char *path;
+	Dwarf_Addr start;
+
+	if (!u->ops->module_at(u->ops->arg, pc, &path, &base, &off))
+		return true;	/* nothing mapped there: perf 6.1 goes on */
+	if (mod) {
+		dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL, NULL, NULL);
+		if (start != base)
+			mod = NULL;
+	}
+	if (!mod && path)
+		mod = dwfl_report_elf(u->dwfl, path, path, -1, base, false);
+	return mod && dwfl_addrmodule(u->dwfl, pc) == mod;
+}
+
+/* 'size' bytes in the target's byte order */
+static uint64_t target_word(const uint8_t *p, size_t size, bool big_endian)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	for (i = 0; i < size; i++)
+		v |= (uint64_t)p[big_endian ? size - 1 - i : i] << (8 * i);
+	return v;
+}
+
+/* memory outside the stack copy: the mapped file's bytes (code, tables) */
+static bool uw_file_read(struct unwinder *u, uint64_t addr, size_t size, uint64_t *out)
+{
+	uint8_t buf[8];
+	uint64_t base, off;
+	const char *path;
+	ssize_t n = -1;
+	int fd;
+
+	if (!u->ops->module_at(u->ops->arg, addr, &path, &base, &off) || !path)
+		return false;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0 && off <= INT64_MAX)
+		n = pread(fd, buf, size, (off_t)off);
+	if (fd >= 0)
+		close(fd);
+	if (n != (ssize_t)size)
+		return false;
+	*out = target_word(buf, size, u->in->big_endian);
+	return true;
+}
+
+static bool uw_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	struct unwinder *u = arg;
+	uint64_t start = u->in->regs.sp, end = start + u->in->stack_size;
+
+	(void)dwfl;
+	/*
+	 * perf reads a whole 8-byte word whatever the target's word size (on
+	 * 32-bit ARM the next word comes along in the upper half); so do we,
+	 * in the target's byte order, so that libdw unwinds as it did there.
+	 */
+	if (addr + 8 < addr)
+		return false;
+	if (addr < start || addr + 8 > end)
+		return uw_file_read(u, addr, 8, result);
+	*result = target_word(u->in->stack + (addr - start), 8, u->in->big_endian);
+	return true;
+}
+
+static pid_t uw_next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
+{
+	if (*thread_argp)
+		return 0;	/* one thread: the sample's */
+	*thread_argp = arg;
+	return dwfl_pid(dwfl);
+}
+
+static bool uw_set_registers(Dwfl_Thread *thread, void *arg)
+{
+	const struct unwind_regs *r = &((struct unwinder *)arg)->in->regs;
+
+	if (r->set_pc)
+		dwfl_thread_state_register_pc(thread, r->pc);
+	return dwfl_thread_state_registers(thread, 0, r->nr_dwarf, r->dwarf);
+}
+
+static const Dwfl_Thread_Callbacks thread_callbacks = {
+	.next_thread = uw_next_thread,
+	.memory_read = uw_memory_read,
+	.set_initial_registers = uw_set_registers,
+};
+
+static int uw_frame(Dwfl_Frame *state, void *arg)
+{
+	struct unwinder *u = arg;
+	bool activation;
+	Dwarf_Addr pc;
+
+	if (!dwfl_frame_pc(state, &pc, NULL))
+		return DWARF_CB_ABORT;
+	uw_report(u, pc);	/* before asking whether it is an activation */
+	if (!dwfl_frame_pc(state, &pc, &activation))
+		return DWARF_CB_ABORT;
+	if (!activation)
+		pc--;		/* a return address: the call is one byte before */
+	if (!uw_report(u, pc))
+		return DWARF_CB_ABORT;
+	u->pcs[u->n++] = pc;
+	return u->n == u->max ? DWARF_CB_ABORT : DWARF_CB_OK;
+}
+
+static const Dwfl_Callbacks unwind_callbacks = {
+	.find_elf = no_elf,
+	.find_debuginfo = no_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &no_debuginfo_path,
+};
+
+size_t elf_unwind(const struct elf_unwind_ops *ops, const struct elf_unwind_in *in,
+		  uint64_t *pcs, size_t max)
+{
+	struct unwinder u = { .ops = ops, .in = in, .pcs = pcs, .max = max };
+	pid_t tid = in->tid > 0 ? in->tid : 1;
+
+	if (!max)
+		return 0;
+	/* a Dwfl per stack, as perf: modules are where this process had them */
+	u.dwfl = dwfl_begin(&unwind_callbacks);
+	if (!u.dwfl)
+		return 0;
+	if (uw_report(&u, in->regs.ip) &&
+	    dwfl_attach_state(u.dwfl, NULL, tid, &thread_callbacks, &u))
+		dwfl_getthread_frames(u.dwfl, tid, uw_frame, &u);
+	dwfl_end(u.dwfl);
+	return u.n;
 }

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * check_resolve.c - the issue's rule (DECISIONS.md): over the frames of
- * callchains/ARCH/sched-callchain.script.txt (the guest perf's own
- * symbolized output), schedrep resolves the same function name for at
- * least 99% of the frames perf resolved, on every architecture, from the
- * unstripped binary and from the stripped binary plus its separate debug
- * file (found by .gnu_debuglink, and by build id under
- * /usr/lib/debug/.build-id). armhf's -marm and Thumb builds count too.
+ * callchains/ARCH/sched-callchain.script.txt and dwarf.script.txt (the
+ * guest perf's own symbolized output; the dwarf traces' user stacks are
+ * unwound here as perf unwound them there), schedrep resolves the same
+ * function name for at least 99% of the frames perf resolved, on every
+ * architecture, from the unstripped binary and from the stripped binary
+ * plus its separate debug file (found by .gnu_debuglink, and by build id
+ * under /usr/lib/debug/.build-id). armhf's -marm and Thumb builds count too.
  * Kernel and user frames are also held to 99% each, so kernel frames
  * (most of them) cannot hide a user-space failure. Prints one row per
  * case. Skips when the corpus or xz is absent.
@@ -40,6 +41,15 @@ static const struct arch_case cases[] = {
 	{ "armhf", "arm-linux-gnueabihf", "ld-linux-armhf.so.3", "sched-callchain-thumb",
 	  "blocker-thumb", NULL },
 	{ "s390x", "s390x-linux-gnu", "ld64.so.1", "sched-callchain", "blocker",
+	  "bb1cffcdac0681621dcb7f4dbcae3029dc55596e" },
+	/* --call-graph dwarf: the user stacks unwound (perf's own unwinding: libdw) */
+	{ "x86_64", "x86_64-linux-gnu", "ld-linux-x86-64.so.2", "dwarf", "blocker",
+	  "1094509501c0eef21f222ea16f15e70b3bde9826" },
+	{ "arm64", "aarch64-linux-gnu", "ld-linux-aarch64.so.1", "dwarf", "blocker",
+	  "cfc36a5487977b44e5e78076074d26c1776929fa" },
+	{ "armhf", "arm-linux-gnueabihf", "ld-linux-armhf.so.3", "dwarf", "blocker",
+	  "77bccdf6fae753e874035f852e5e4739b39e7a67" },
+	{ "s390x", "s390x-linux-gnu", "ld64.so.1", "dwarf", "blocker",
 	  "bb1cffcdac0681621dcb7f4dbcae3029dc55596e" },
 };
 
@@ -190,21 +200,18 @@ static void compare_frame(const struct pframe *p, const struct srep_frame *o, st
 static void compare_sample(const struct psample *p, const struct srep_frame *o, size_t nr,
 			   struct tally *t)
 {
+	struct srep_frame none = { 0 };
 	size_t i, j = 0, k;
+	bool found;
 
 	for (i = 0; i < p->nr; i++) {
 		for (k = j; k < nr && k < j + 3 && o[k].module_addr != p->f[i].addr; k++)
 			;
-		if (!p->f[i].sym[0])
-			continue;	/* perf did not resolve it: not counted */
-		if (k < nr && o[k].module_addr == p->f[i].addr) {
-			compare_frame(&p->f[i], &o[k], t);
-			j = k + 1;
-		} else {
-			struct srep_frame none = { 0 };
-
-			compare_frame(&p->f[i], &none, t);	/* a miss */
-		}
+		found = k < nr && o[k].module_addr == p->f[i].addr;
+		if (found)
+			j = k + 1;	/* unresolved frames align the rest too */
+		if (p->f[i].sym[0])	/* only frames perf resolved are counted */
+			compare_frame(&p->f[i], found ? &o[k] : &none, t);
 	}
 }
 
@@ -275,7 +282,7 @@ static void compare_trace(const struct arch_case *c, const struct srep_symbol_op
 	struct srep_session *s = NULL;
 	struct srep_error err = { 0 };
 	const struct srep_event *ev;
-	struct srep_frame frames[512];
+	struct srep_frame frames[512 + SREP_UNWIND_MAX + 1];
 	char *name, *trace;
 	size_t n, i = 0;
 	int ret;
@@ -290,7 +297,7 @@ static void compare_trace(const struct arch_case *c, const struct srep_symbol_op
 			continue;
 		ck_assert_msg(i < nps, "more callchains than perf printed");
 		ck_assert_int_eq(ps[i].tid, ev->tid);
-		n = srep_symbolizer__callchain(sy, ev, frames, 512);
+		n = srep_symbolizer__callchain(sy, ev, frames, sizeof(frames) / sizeof(frames[0]));
 		compare_sample(&ps[i], frames, n, t);
 		i++;
 	}

@@ -149,7 +149,8 @@ static void add_callchains(cJSON *root, const struct srep_symbolizer *sy)
 	add_u64(c, "user_frames", st->user_frames);
 	add_u64(c, "user_resolved", st->user_resolved);
 	add_u64(c, "unmapped", st->unmapped);
-	add_u64(c, "dwarf_stacks_not_unwound", st->dwarf_stacks);
+	add_u64(c, "dwarf_stacks", st->dwarf_stacks);
+	add_u64(c, "dwarf_unwound", st->dwarf_unwound);
 }
 
 int info_json(const struct srep_session *s, bool stats_only, const uint64_t *kinds,

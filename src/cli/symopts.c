@@ -47,12 +47,14 @@ int cli_symbols_event(struct cli_symbols *cs, const struct srep_event *ev,
 		return srep_error__set(err, SREP_E_NOMEM, "no memory for the mappings");
 	if (!ev->nr_callchain)
 		return 0;
-	if (ev->nr_callchain > cs->cap) {
-		n = realloc(cs->frames, ev->nr_callchain * sizeof(*n));
+	if ((size_t)ev->nr_callchain + SREP_UNWIND_MAX + 1 > cs->cap) {
+		size_t cap = (size_t)ev->nr_callchain + SREP_UNWIND_MAX + 1;
+
+		n = realloc(cs->frames, cap * sizeof(*n));
 		if (!n)
 			return srep_error__set(err, SREP_E_NOMEM, "no memory for frames");
 		cs->frames = n;
-		cs->cap = ev->nr_callchain;
+		cs->cap = cap;
 	}
 	cs->nr = srep_symbolizer__callchain(cs->sy, ev, cs->frames, cs->cap);
 	return 0;
@@ -84,6 +86,6 @@ void cli_symbols_summary(FILE *f, const char *label, const struct srep_symbolize
 			pct(st->resolved, st->frames), st->kernel_resolved, st->kernel_frames,
 			st->user_resolved, st->user_frames);
 	if (st->dwarf_stacks)
-		fprintf(f, "%s%" PRIu64 " samples carry --call-graph dwarf user stacks: not unwound\n",
-			label, st->dwarf_stacks);
+		fprintf(f, "%s%" PRIu64 " samples carry --call-graph dwarf user stacks, %" PRIu64
+			" unwound\n", label, st->dwarf_stacks, st->dwarf_unwound);
 }

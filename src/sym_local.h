@@ -188,17 +188,25 @@ struct elf_unwind_ops {
 struct elf_unwind_in {
 	struct unwind_regs regs;
 	bool big_endian;		/* the target's byte order */
-	int32_t tid;
 	const uint8_t *stack;		/* the copy of the stack from regs.sp up */
 	uint64_t stack_size;
 };
 
 /*
+ * One process's unwinder: a Dwfl that keeps the modules reported so far
+ * and the CFI libdw parsed, until the process's mappings change (the
+ * caller then frees it). 'ops' must outlive it.
+ */
+struct elf_unwinder;
+
+struct elf_unwinder *elf_unwinder_new(const struct elf_unwind_ops *ops);
+void elf_unwinder_free(struct elf_unwinder *w);	/* NULL is fine */
+/*
  * Unwind as perf does with libdw: the user frames innermost first (the
  * first at the sampled IP, callers at their return address minus 1), into
  * pcs[max]. Returns how many; 0 when not even the first module is known.
  */
-size_t elf_unwind(const struct elf_unwind_ops *ops, const struct elf_unwind_in *in,
-		  uint64_t *pcs, size_t max);
+size_t elf_unwind(struct elf_unwinder *w, const struct elf_unwind_in *in, uint64_t *pcs,
+		  size_t max);
 
 #endif /* SREP_SYM_LOCAL_H */

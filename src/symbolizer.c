@@ -225,8 +225,16 @@ static int on_mmap(struct srep_symbolizer *sy, const struct srep_mmap *m)
 		sy->dsos[dso]->build_id_len = m->build_id_size;
 		memcpy(sy->dsos[dso]->build_id, m->build_id, m->build_id_size);
 	}
+	if (!kernel)
+		sym_unwind_forget(sy, m->pid);
 	return maps_insert(&sy->maps, kernel ? -1 : m->pid, m->addr, m->len, m->pgoff,
 			   (uint32_t)dso);
+}
+
+static void exec_clear(struct srep_symbolizer *sy, int32_t pid)
+{
+	sym_unwind_forget(sy, pid);
+	maps_clear(&sy->maps, pid);
 }
 
 int srep_symbolizer__observe(struct srep_symbolizer *sy, const struct srep_event *ev)
@@ -242,18 +250,19 @@ int srep_symbolizer__observe(struct srep_symbolizer *sy, const struct srep_event
 	case SREP_EV_MMAP:
 		return on_mmap(sy, &ev->u.mmap);
 	case SREP_EV_FORK:
-		if (f->parent_pid >= 0 && f->child_pid >= 0)
-			return maps_fork(&sy->maps, f->parent_pid, f->child_pid);
-		return 0;
+		if (f->parent_pid < 0 || f->child_pid < 0 || f->parent_pid == f->child_pid)
+			return 0;
+		sym_unwind_forget(sy, f->child_pid);
+		return maps_fork(&sy->maps, f->parent_pid, f->child_pid);
 	case SREP_EV_EXEC:
 		/* from the COMM record (the new image's MMAPs follow it); the
 		   sched_process_exec tracepoint comes after them */
 		if (ev->source == SREP_SRC_RECORD)
-			maps_clear(&sy->maps, ev->u.exec.pid);
+			exec_clear(sy, ev->u.exec.pid);
 		return 0;
 	case SREP_EV_COMM:
 		if (ev->flags & SREP_EVF_EXEC_COMM)
-			maps_clear(&sy->maps, ev->u.comm.pid);
+			exec_clear(sy, ev->u.comm.pid);
 		return 0;
 	default:
 		return 0;
@@ -317,6 +326,8 @@ void srep_symbolizer__delete(struct srep_symbolizer *sy)
 
 	if (!sy)
 		return;
+	/* the unwinders first: they hold pointers into the modules */
+	sym_unwind_forget(sy, -1);
 	for (i = 0; i < sy->nr_dsos; i++)
 		free_dso(sy->dsos[i]);
 	free(sy->dsos);

@@ -9,6 +9,10 @@
 #include "sym_local.h"
 
 #define SYM_KERNEL_DSO	0		/* module 0 is always "[kernel.kallsyms]" */
+/* processes whose unwinder is kept (each holds its modules open: a few files) */
+#define SYM_MAX_UNWINDERS	16
+
+struct sym_unwinder;
 
 struct srep_symbolizer;
 
@@ -68,6 +72,10 @@ struct srep_symbolizer {
 	struct sym_cached *cache;
 	size_t cache_slots, cache_used;
 
+	/* unwinders of recently unwound processes (unwind.c) */
+	struct sym_unwinder *unwinders[SYM_MAX_UNWINDERS];
+	uint64_t unwind_clock;
+
 	/* the frames of the event last asked about (resolve.c) */
 	struct sym_raw *raw;
 	size_t nr_raw, cap_raw;
@@ -93,6 +101,8 @@ void sym_kernel_load(struct srep_symbolizer *sy);
 /* --call-graph dwarf: the user frames unwound from the event's stack copy (unwind.c) */
 size_t sym_unwind_user(struct srep_symbolizer *sy, const struct srep_event *ev,
 		       uint64_t *pcs, size_t max);
+/* the process's mappings changed: its unwinder goes (pid -1: every one) */
+void sym_unwind_forget(struct srep_symbolizer *sy, int32_t pid);
 /* perf -g on arm64: the caller of the first user frame, from the sampled LR; 0 none */
 uint64_t sym_leaf_caller(struct srep_symbolizer *sy, const struct srep_event *ev,
 			 uint64_t first_user_ip);

@@ -389,24 +389,23 @@ static bool uw_report(struct unwinder *u, uint64_t pc)
 		if (start != base)
 			mod = NULL;
 	}
-	if (!mod && path)
+	if (!mod && path) {
+		/* adding to a Dwfl already searched: libdwfl rebuilds its tables at the end */
+		dwfl_report_begin_add(u->dwfl);
 		mod = dwfl_report_elf(u->dwfl, path, path, -1, base, false);
+		dwfl_report_end(u->dwfl, NULL, NULL);
+	}
 	return mod && dwfl_addrmodule(u->dwfl, pc) == mod;
 }
 
-/* 'size' bytes in the target's byte order */
-static uint64_t target_word(const uint8_t *p, size_t size, bool big_endian)
+/* an 8-byte word of the target (bytes.h does the byte order) */
+static uint64_t target_word(const struct unwinder *u, const uint8_t *p)
 {
-	uint64_t v = 0;
-	size_t i;
-
-	for (i = 0; i < size; i++)
-		v |= (uint64_t)p[big_endian ? size - 1 - i : i] << (8 * i);
-	return v;
+	return srep_get64(p, u->in->big_endian != SREP_HOST_BIG_ENDIAN);
 }
 
 /* memory outside the stack copy: the mapped file's bytes (code, tables) */
-static bool uw_file_read(struct unwinder *u, uint64_t addr, size_t size, uint64_t *out)
+static bool uw_file_read(struct unwinder *u, uint64_t addr, uint64_t *out)
 {
 	uint8_t buf[8];
 	uint64_t base, off;
@@ -418,12 +417,12 @@ static bool uw_file_read(struct unwinder *u, uint64_t addr, size_t size, uint64_
 		return false;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd >= 0 && off <= INT64_MAX)
-		n = pread(fd, buf, size, (off_t)off);
+		n = pread(fd, buf, sizeof(buf), (off_t)off);
 	if (fd >= 0)
 		close(fd);
-	if (n != (ssize_t)size)
+	if (n != (ssize_t)sizeof(buf))
 		return false;
-	*out = target_word(buf, size, u->in->big_endian);
+	*out = target_word(u, buf);
 	return true;
 }
 
@@ -441,8 +440,8 @@ static bool uw_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void
 	if (addr + 8 < addr)
 		return false;
 	if (addr < start || addr + 8 > end)
-		return uw_file_read(u, addr, 8, result);
-	*result = target_word(u->in->stack + (addr - start), 8, u->in->big_endian);
+		return uw_file_read(u, addr, result);
+	*result = target_word(u, u->in->stack + (addr - start));
 	return true;
 }
 
@@ -495,21 +494,53 @@ static const Dwfl_Callbacks unwind_callbacks = {
 	.debuginfo_path = &no_debuginfo_path,
 };
 
-size_t elf_unwind(const struct elf_unwind_ops *ops, const struct elf_unwind_in *in,
-		  uint64_t *pcs, size_t max)
-{
-	struct unwinder u = { .ops = ops, .in = in, .pcs = pcs, .max = max };
-	pid_t tid = in->tid > 0 ? in->tid : 1;
+/* the pid libdwfl is told: every stack is one thread's, whichever it was */
+#define UNWIND_TID 1
 
-	if (!max)
+struct elf_unwinder {
+	Dwfl *dwfl;
+	bool attached;
+	struct unwinder u;		/* the callbacks' argument: must not move */
+};
+
+struct elf_unwinder *elf_unwinder_new(const struct elf_unwind_ops *ops)
+{
+	struct elf_unwinder *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return NULL;
+	w->u.ops = ops;
+	w->dwfl = w->u.dwfl = dwfl_begin(&unwind_callbacks);
+	if (!w->dwfl) {
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+void elf_unwinder_free(struct elf_unwinder *w)
+{
+	if (!w)
+		return;
+	dwfl_end(w->dwfl);
+	free(w);
+}
+
+size_t elf_unwind(struct elf_unwinder *w, const struct elf_unwind_in *in, uint64_t *pcs,
+		  size_t max)
+{
+	struct unwinder *u = &w->u;
+
+	u->in = in;
+	u->pcs = pcs;
+	u->n = 0;
+	u->max = max;
+	if (!max || !uw_report(u, in->regs.ip))
 		return 0;
-	/* a Dwfl per stack, as perf: modules are where this process had them */
-	u.dwfl = dwfl_begin(&unwind_callbacks);
-	if (!u.dwfl)
-		return 0;
-	if (uw_report(&u, in->regs.ip) &&
-	    dwfl_attach_state(u.dwfl, NULL, tid, &thread_callbacks, &u))
-		dwfl_getthread_frames(u.dwfl, tid, uw_frame, &u);
-	dwfl_end(u.dwfl);
-	return u.n;
+	/* the machine comes from the first module: attach once one is there */
+	if (!w->attached)
+		w->attached = dwfl_attach_state(w->dwfl, NULL, UNWIND_TID, &thread_callbacks, u);
+	if (w->attached)
+		dwfl_getthread_frames(w->dwfl, UNWIND_TID, uw_frame, u);
+	return u->n;
 }

@@ -254,6 +254,26 @@ static char *unxz_kallsyms(const struct arch_case *c, const char *root)
 }
 
 /* every callchain of the trace resolved and held against perf's sample of the same rank */
+/* where it blocked: the first user frame, and a kernel frame past the scheduler */
+static void check_blocked(struct srep_symbolizer *sy, const struct srep_event *ev,
+			  const struct srep_frame *frames, size_t n)
+{
+	struct srep_frame k, u;
+	int found = srep_symbolizer__blocked_in(sy, ev, &k, &u);
+	size_t i;
+
+	for (i = 0; i < n && frames[i].mode != SREP_FRAME_USER; i++)
+		;
+	ck_assert_int_eq(!!(found & SREP_BLOCKED_USER), i < n);
+	if (i < n)
+		ck_assert_uint_eq(u.addr, frames[i].addr);
+	if (found & SREP_BLOCKED_KERNEL) {
+		ck_assert_int_eq(k.mode, SREP_FRAME_KERNEL);
+		ck_assert_ptr_nonnull(k.symbol);
+		ck_assert(strcmp(k.symbol, "__schedule") && strcmp(k.symbol, "schedule"));
+	}
+}
+
 /* the blocker's symbols came from the file asked for, and its debug file when stripped */
 static void check_blocker_module(const struct arch_case *c, const struct srep_symbolizer *sy,
 				 bool want_debug)
@@ -299,6 +319,7 @@ static void compare_trace(const struct arch_case *c, const struct srep_symbol_op
 		ck_assert_int_eq(ps[i].tid, ev->tid);
 		n = srep_symbolizer__callchain(sy, ev, frames, sizeof(frames) / sizeof(frames[0]));
 		compare_sample(&ps[i], frames, n, t);
+		check_blocked(sy, ev, frames, n);
 		i++;
 	}
 	ck_assert_int_eq(ret, 0);

@@ -305,13 +305,18 @@ static void raw_frames(struct srep_symbolizer *sy, const struct srep_event *ev)
 	uint64_t pcs[SREP_UNWIND_MAX];
 	size_t i, n;
 
+	/* the session reuses its event and buffers: the same event matches on all of these */
 	if (sy->raw_ev == ev && sy->raw_time == ev->time && sy->raw_tid == ev->tid &&
-	    sy->raw_chain == ev->callchain)
+	    sy->raw_kind == ev->kind && sy->raw_nr == ev->nr_callchain &&
+	    sy->raw_chain == ev->callchain && sy->raw_stack == ev->user_stack)
 		return;
 	sy->raw_ev = ev;
 	sy->raw_time = ev->time;
 	sy->raw_tid = ev->tid;
+	sy->raw_kind = ev->kind;
+	sy->raw_nr = ev->nr_callchain;
 	sy->raw_chain = ev->callchain;
+	sy->raw_stack = ev->user_stack;
 	sy->nr_raw = 0;
 	raw_recorded(sy, ev);
 	n = ev->user_stack ? sym_unwind_user(sy, ev, pcs, SREP_UNWIND_MAX) : 0;

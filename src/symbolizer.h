@@ -81,8 +81,11 @@ struct srep_symbolizer {
 	size_t nr_raw, cap_raw;
 	const struct srep_event *raw_ev;
 	const uint64_t *raw_chain;
+	const uint8_t *raw_stack;
 	uint64_t raw_time;
 	int32_t raw_tid;
+	uint32_t raw_nr;
+	enum srep_event_kind raw_kind;
 	struct srep_symbol_stats stats;
 };
 

@@ -284,6 +284,12 @@ struct sample {
 	uint32_t raw_size;
 	uint64_t nr_branches;
 	bool has_time;
+	/* REGS_USER and STACK_USER (--call-graph dwarf): file order, in the record */
+	uint64_t regs_user_abi;		/* 0: no registers in this sample */
+	const uint8_t *regs_user;	/* popcount(sample_regs_user) u64s */
+	uint32_t nr_regs_user;
+	const uint8_t *stack_user;	/* the target's stack bytes from its stack pointer */
+	uint64_t stack_user_size;	/* bytes of it the kernel filled (dyn_size) */
 };
 
 /* parse a SAMPLE body (after the 8-byte header) for 'ev' */
@@ -365,6 +371,9 @@ struct srep_session {
 
 	struct srep_build_id *build_ids;
 	size_t nr_build_ids, cap_build_ids;
+	/* the tracing data's kallsyms text (old perf versions wrote it), for symbols */
+	const char *tracing_kallsyms;
+	size_t tracing_kallsyms_len;
 
 	struct tp_ctx *tp;		/* tp.c */
 	bool has_tp[TP_CPU_FREQ + 1];	/* the trace has this tracepoint */
@@ -411,6 +420,7 @@ struct srep_session {
 	struct ev_fields cur_fields;
 	uint64_t *chain_buf;
 	size_t chain_cap;
+	uint64_t regs_buf[64];		/* user registers in host order: at most one per mask bit */
 	char *str_buf;			/* exec filename / mmap filename */
 	size_t str_cap;
 	uint8_t *rec_copy;		/* the record behind 'ev' */

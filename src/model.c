@@ -498,6 +498,24 @@ static int copy_callchain(struct srep_session *s, struct srep_event *ev, const s
 	return 0;
 }
 
+/* registers to host order (a mask has at most 64 bits); the stack stays the target's bytes */
+static void copy_user_regs(struct srep_session *s, struct srep_event *ev, const struct evsel *evs,
+			   const struct sample *smp)
+{
+	uint32_t i;
+
+	if (smp->regs_user_abi && smp->nr_regs_user <= 64) {
+		for (i = 0; i < smp->nr_regs_user; i++)
+			s->regs_buf[i] = srep_get64(smp->regs_user + 8 * i, s->swap);
+		ev->user_regs_abi = smp->regs_user_abi;
+		ev->user_regs_mask = evs->attr.sample_regs_user;
+		ev->user_regs = s->regs_buf;
+		ev->nr_user_regs = smp->nr_regs_user;
+	}
+	ev->user_stack = smp->stack_user;
+	ev->user_stack_size = smp->stack_user_size;
+}
+
 static int from_sample(struct srep_session *s, struct srep_event *ev, const struct oq_entry *e,
 		       bool *has_event, struct srep_error *err)
 {
@@ -521,6 +539,7 @@ static int from_sample(struct srep_session *s, struct srep_event *ev, const stru
 	ev->addr = smp->addr;
 	if (smp->nr_callchain && copy_callchain(s, ev, smp))
 		return srep_error__set(err, SREP_E_NOMEM, "no memory for callchains");
+	copy_user_regs(s, ev, evs, smp);
 	memset(f, 0, sizeof(*f));
 	if (evs->tp && smp->raw) {
 		f->tpe = evs->tp;

@@ -172,15 +172,33 @@ static bool skip_regs(struct srep_cur *c, uint64_t mask)
 	return !abi || srep_cur_skip(c, 8 * (size_t)__builtin_popcountll(mask));
 }
 
-static bool skip_stack(struct srep_cur *c)
+/* u64 abi, then (abi != 0) one u64 per bit of the mask */
+static bool parse_regs_user(struct srep_cur *c, uint64_t mask, struct sample *out)
 {
-	uint64_t size;
+	uint32_t nr = (uint32_t)__builtin_popcountll(mask);
+
+	if (!srep_cur_u64(c, &out->regs_user_abi))
+		return false;
+	if (!out->regs_user_abi)
+		return true;
+	out->nr_regs_user = nr;
+	return srep_cur_bytes(c, 8 * (size_t)nr, &out->regs_user);
+}
+
+/* u64 size, then (size != 0) size bytes and u64 dyn_size: the bytes really copied */
+static bool parse_stack_user(struct srep_cur *c, struct sample *out)
+{
+	uint64_t size, dyn;
 
 	if (!srep_cur_u64(c, &size))
 		return false;
 	if (!size)
 		return true;
-	return size <= srep_cur_left(c) && srep_cur_skip(c, (size_t)size) && srep_cur_skip(c, 8);
+	if (size > srep_cur_left(c) || !srep_cur_bytes(c, (size_t)size, &out->stack_user) ||
+	    !srep_cur_u64(c, &dyn))
+		return false;
+	out->stack_user_size = dyn < size ? dyn : size;
+	return true;
 }
 
 static bool u64_if(struct srep_cur *c, uint64_t st, uint64_t bit, uint64_t *v)
@@ -248,9 +266,9 @@ static bool parse_tail(const struct evsel *ev, struct srep_cur *c, struct sample
 {
 	uint64_t st = ev->attr.sample_type, aux;
 
-	if ((st & PERF_SAMPLE_REGS_USER) && !skip_regs(c, ev->attr.sample_regs_user))
+	if ((st & PERF_SAMPLE_REGS_USER) && !parse_regs_user(c, ev->attr.sample_regs_user, out))
 		return *why = "user registers", false;
-	if ((st & PERF_SAMPLE_STACK_USER) && !skip_stack(c))
+	if ((st & PERF_SAMPLE_STACK_USER) && !parse_stack_user(c, out))
 		return *why = "user stack", false;
 	if (!u64_if(c, st, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, &out->weight) ||
 	    !u64_if(c, st, PERF_SAMPLE_DATA_SRC, &out->data_src) ||

@@ -267,10 +267,32 @@ static bool version_has_cmdlines(const char *v)
 	return major > 0 || (*end == '.' && strtoul(end + 1, NULL, 10) >= 6);
 }
 
+/* kallsyms: handed to libtraceevent, and kept for the symbolizer */
+static int blob_kallsyms(struct blob *b)
+{
+	struct blob again = *b;
+	const uint8_t *p = NULL;
+	size_t len = 0;
+	char *copy;
+	int ret = blob_text(b, "kallsyms", 4, tep_parse_kallsyms);
+
+	/* blob_text checked the size: reading it again cannot fail */
+	if (ret || blob_sized(&again, "kallsyms", 4, &p, &len) || !len)
+		return ret;
+	copy = sess_keep(b->s, malloc(len));
+	if (!copy)
+		return blob_fail(b, SREP_E_NOMEM, again.c.off, "kallsyms: no memory for %zu bytes",
+				 len);
+	memcpy(copy, p, len);
+	b->s->tracing_kallsyms = copy;
+	b->s->tracing_kallsyms_len = len;
+	return 0;
+}
+
 /* 'version' is NUL-terminated inside the blob (blob_string found the NUL) */
 static int blob_tail(struct blob *b, const char *version)
 {
-	int ret = blob_text(b, "kallsyms", 4, tep_parse_kallsyms);
+	int ret = blob_kallsyms(b);
 
 	if (!ret)
 		ret = blob_text(b, "printk formats", 4, tep_parse_printk_formats);

@@ -319,12 +319,51 @@ START_TEST(prescan_tables_every_task)
 }
 END_TEST
 
+/*
+ * An MMAP2 without a build id reads build_id_size 0, not what the previous
+ * event left in the union: here a runtime stat whose comm covers the bytes
+ * of build_id_size.
+ */
+START_TEST(mmap_fields_are_fresh)
+{
+	struct fixture_opts o = { 0 };
+	struct fixture *fx = fixture_new(&o);
+	struct srep_session *s = NULL;
+	struct srep_error err = { 0 };
+	const struct srep_event *ev;
+	struct fixture_info info;
+	char path[4096], *dir;
+	int n = 0;
+
+	ck_assert_ptr_nonnull(fx);
+	fixture_stat_runtime(fx, T0 + 10, 0, "worker-thread", 7, 1000, 2000);
+	fixture_mmap2(fx, T0 + 20, 0, 8, 8, 0x400000, 0x1000, 0, "/usr/bin/x");
+	dir = write_trace(fx, &info, path, sizeof(path));
+	ck_assert_int_eq(srep_session__open(&s, path, NULL, &err), 0);
+	while (srep_session__next_event(s, &ev, &err) > 0) {
+		if (ev->kind == SREP_EV_STAT)
+			ck_assert_str_eq(ev->u.stat.comm, "worker-thread");
+		if (ev->kind != SREP_EV_MMAP)
+			continue;
+		ck_assert_uint_eq(ev->u.mmap.build_id_size, 0);
+		ck_assert_uint_eq(ev->u.mmap.prot, 5);
+		n++;
+	}
+	ck_assert_int_eq(n, 1);
+	srep_session__delete(s);
+	fixture_free(fx);
+	tu_rmdir(dir);
+	free(dir);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("reader");
 	TCase *tc = tcase_create("combinations");
 
 	tcase_add_loop_test(tc, every_combination, 0, NR_COMBOS);
+	tcase_add_test(tc, mmap_fields_are_fresh);
 	tcase_add_loop_test(tc, prescan_tables_every_task, 0, 8);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("time span");

@@ -139,6 +139,27 @@ START_TEST(test_blob_meta)
 }
 END_TEST
 
+/* old perf wrote /proc/kallsyms into the tracing data: kept for the symbolizer */
+START_TEST(test_blob_kallsyms)
+{
+	static const char text[] = "ffffffff81000000 T _text\nffffffff81001000 T schedule\n";
+	struct fixture_opts o = flavours[_i];
+	struct srep_session *s;
+
+	s = fx_session(&o);
+	ck_assert_ptr_null(s->tracing_kallsyms);	/* perf 6.x writes none */
+	ck_assert_uint_eq(s->tracing_kallsyms_len, 0);
+	sess_free(s);
+	o.kallsyms = text;
+	s = fx_session(&o);
+	ck_assert_uint_eq(s->tracing_kallsyms_len, sizeof(text) - 1);
+	ck_assert(!memcmp(s->tracing_kallsyms, text, sizeof(text) - 1));
+	ck_assert(s->meta.has_tracing);
+	ck_assert_int_eq(nr_diag, 0);
+	sess_free(s);
+}
+END_TEST
+
 static const struct {
 	const char *sys, *name;
 	enum tp_kind kind;
@@ -978,6 +999,7 @@ static Suite *tp_suite(void)
 	TCase *corp = tcase_create("corpus");
 
 	tcase_add_loop_test(fx, test_blob_meta, 0, NR_FLAVOURS);
+	tcase_add_loop_test(fx, test_blob_kallsyms, 0, NR_FLAVOURS);
 	tcase_add_test(fx, test_bind_classify);
 	tcase_add_test(fx, test_bind_without_tracing_data);
 	tcase_add_loop_test(fx, test_decode_switch, 0, NR_FLAVOURS);

@@ -76,6 +76,9 @@ struct fixture_opts {
 	int nr_cpus;			/* 0 = 2; one id per CPU per evsel */
 	const char *arch;		/* NULL = x86_64, s390x, armv7l or ppc by order/size; copied */
 	enum fixture_kernel kernel;
+	const char *kallsyms;		/* text for the tracing data's kallsyms part (old perf
+					   wrote /proc/kallsyms there); NULL: none, as perf 6.x.
+					   Not copied: it must live until fixture_write() */
 };
 
 struct fixture_info {
@@ -208,6 +211,7 @@ struct fx_flavour {
 	bool char_signed;		/* x86 kernels before 6.2 */
 	enum fixture_kernel kernel;
 	int id_set;			/* which real kernel's tracepoint IDs */
+	const char *kallsyms;		/* fixture_opts.kallsyms */
 };
 
 /* growable output bytes; multi-byte values in the order 'be' says */

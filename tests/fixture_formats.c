@@ -137,6 +137,7 @@ void fx_flavour_init(struct fx_flavour *fl, const struct fixture_opts *o)
 	fl->big_endian = o->big_endian;
 	fl->long_size = o->word_size == 4 ? 4 : 8;
 	fl->kernel = o->kernel;
+	fl->kallsyms = o->kallsyms;
 	/* char became unsigned on every arch in 6.2; in 6.1 x86 alone has signed char */
 	fl->char_signed = o->kernel == FIXTURE_KERNEL_6_1 && !o->big_endian &&
 			  fl->long_size == 8;
@@ -446,7 +447,10 @@ uint8_t *fx_tracing_blob(const struct fx_flavour *fl, const int *list, size_t nr
 	fxb_u32(&b, (uint32_t)nr_sys);
 	for (size_t s = 0; s < nr_sys; s++)
 		blob_system(fl, &b, systems[s], list, nr);
-	fxb_u32(&b, 0);		/* kallsyms: modern perf writes none */
+	/* kallsyms: modern perf writes none */
+	fxb_u32(&b, fl->kallsyms ? (uint32_t)strlen(fl->kallsyms) : 0);
+	if (fl->kallsyms)
+		fxb_bytes(&b, fl->kallsyms, strlen(fl->kallsyms));
 	fxb_u32(&b, 0);		/* printk formats */
 	fxb_u64(&b, 0);		/* saved_cmdlines (version 0.6) */
 	if (b.failed) {

@@ -485,6 +485,8 @@ static void copy_event(struct srep_event *c, const struct srep_event *ev)
 	memcpy(c, ev, offsetof(struct srep_event, u));
 	memcpy(&c->u, &ev->u, member_size(ev->kind));
 	c->callchain = NULL;
+	c->user_regs = NULL;
+	c->user_stack = NULL;
 	if (c->kind == SREP_EV_EXEC)
 		c->u.exec.filename = NULL;
 	if (c->kind == SREP_EV_MMAP)

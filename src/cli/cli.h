@@ -35,6 +35,7 @@ extern const struct cli_cmd cli_commands[];
 
 int cmd_info(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_callchains(int argc, char **argv);
 
 /*
  * Parse argv[1..] with 'opts'; 'on_opt' returns 0 or an exit code. -h/--help
@@ -85,5 +86,41 @@ void cli_progress_init(struct cli_progress *p, const char *what, uint64_t total_
 		       int force);
 void cli_progress_update(struct cli_progress *p, const struct srep_session *s);
 void cli_progress_done(struct cli_progress *p);
+
+/* ---- symbol options shared by the commands that resolve callchains (symopts.c) ---- */
+enum { CLI_SYM_KALLSYMS = 900, CLI_SYM_VMLINUX, CLI_SYM_SYMFS, CLI_SYM_BUILDID_DIR, CLI_SYM_NONE };
+
+#define CLI_SYMBOL_OPTIONS							\
+	{ "kallsyms", 0, "<file>", "the target's /proc/kallsyms, as plain text", CLI_SYM_KALLSYMS }, \
+	{ "vmlinux", 0, "<file>", "the target's kernel image (ELF)", CLI_SYM_VMLINUX },	\
+	{ "symfs", 0, "<dir>", "find the target's files under this directory", CLI_SYM_SYMFS }, \
+	{ "buildid-dir", 0, "<dir>", "perf build-id cache (default ~/.debug)", CLI_SYM_BUILDID_DIR }
+/* for commands where symbols are a side dish (info, convert) */
+#define CLI_NO_SYMBOLS_OPTION							\
+	{ "no-symbols", 0, NULL, "do not resolve callchains", CLI_SYM_NONE }
+
+struct cli_symbol_args {
+	struct srep_symbol_opts o;
+	bool off;			/* --no-symbols */
+};
+
+/* true when 'id' was one of the options above (stored in 'a') */
+bool cli_symbol_opt(struct cli_symbol_args *a, int id, const char *arg);
+/* a symbolizer and the frames of the last event */
+struct cli_symbols {
+	struct srep_symbolizer *sy;
+	struct srep_frame *frames;
+	size_t nr, cap;
+};
+
+/* EXIT_OK, or an error message and EXIT_FAIL; with --no-symbols no symbolizer */
+int cli_symbols_open(struct cli_symbols *cs, struct srep_session *s,
+		     const struct cli_symbol_args *a);
+/* track the event's mappings and resolve its callchain into cs->frames (cs->nr) */
+int cli_symbols_event(struct cli_symbols *cs, const struct srep_event *ev,
+		      struct srep_error *err);
+void cli_symbols_close(struct cli_symbols *cs);
+/* "N callchains, M frames, K resolved ..." lines, each after 'label'; none without 'sy' */
+void cli_symbols_summary(FILE *f, const char *label, const struct srep_symbolizer *sy);
 
 #endif /* SREP_CLI_H */

@@ -9,31 +9,39 @@
 
 #include "cli.h"
 
-static const char info_usage[] = "usage: schedrep info [--json] [--stats] [-q] <perf.data>";
+static const char info_usage[] =
+	"usage: schedrep info [--json] [--stats] [--kallsyms <file>] [--vmlinux <file>] "
+	"[--symfs <dir>] [--buildid-dir <dir>] [--no-symbols] [-q] <perf.data>";
 static const char info_desc[] =
 	"Print the trace's header facts (architecture, byte order, perf and kernel\n"
 	"versions, CPUs, clock, command line), the records per type and the samples\n"
 	"per event exactly as 'perf report --stats' counts them, the time span, the\n"
-	"number of tasks and what was lost. <perf.data> may be '-' for standard input.";
+	"number of tasks and what was lost; for traces with callchains, how many frames\n"
+	"resolved from the target's files (docs/symbols.md). <perf.data> may be '-' for\n"
+	"standard input.";
 
 enum { OPT_JSON = 1, OPT_STATS, OPT_QUIET };
 
 static const struct cli_opt info_opts[] = {
 	{ "json", 0, NULL, "print JSON (schema: docs/info.md)", OPT_JSON },
 	{ "stats", 0, NULL, "only count records, as perf report --stats (fastest)", OPT_STATS },
+	CLI_SYMBOL_OPTIONS,
+	CLI_NO_SYMBOLS_OPTION,
 	{ "quiet", 'q', NULL, "no warnings on stderr", OPT_QUIET },
 	{ NULL, 0, NULL, NULL, 0 },
 };
 
 struct info_opts {
 	bool json, stats_only;
+	struct cli_symbol_args sym;
 };
 
 static int on_opt(void *ctx, int id, const char *arg)
 {
 	struct info_opts *o = ctx;
 
-	(void)arg;
+	if (cli_symbol_opt(&o->sym, id, arg))
+		return EXIT_OK;
 	if (id == OPT_JSON)
 		o->json = true;
 	else if (id == OPT_STATS)
@@ -49,7 +57,7 @@ struct info_counts {
 };
 
 static int read_all(struct srep_session *s, bool stats_only, struct info_counts *counts,
-		    struct srep_error *err)
+		    struct cli_symbols *cs, struct srep_error *err)
 {
 	const struct srep_event *ev;
 	struct cli_progress prog;
@@ -61,6 +69,8 @@ static int read_all(struct srep_session *s, bool stats_only, struct info_counts 
 	srep_session__progress(s, &done, &total);
 	cli_progress_init(&prog, "reading", total, -1);
 	while ((ret = srep_session__next_event(s, &ev, err)) > 0) {
+		if (cli_symbols_event(cs, ev, err))
+			return SREP_E_NOMEM;
 		counts->kinds[ev->kind]++;
 		if ((counts->kinds[ev->kind] & 0xffff) == 0)
 			cli_progress_update(&prog, s);
@@ -166,7 +176,8 @@ static void text_model(const struct srep_session *s, const struct info_counts *c
 		       st->late_events);
 }
 
-static void print_text(const struct srep_session *s, bool stats_only, const struct info_counts *c)
+static void print_text(const struct srep_session *s, bool stats_only, const struct info_counts *c,
+		       const struct srep_symbolizer *sy)
 {
 	text_header(srep_session__meta(s));
 	text_counts(s);
@@ -178,9 +189,11 @@ static void print_text(const struct srep_session *s, bool stats_only, const stru
 		return;
 	}
 	text_model(s, c);
+	cli_symbols_summary(stdout, "callchains:    ", sy);
 }
 
-int info_json(const struct srep_session *s, bool stats_only, const uint64_t *kinds);
+int info_json(const struct srep_session *s, bool stats_only, const uint64_t *kinds,
+	      const struct srep_symbolizer *sy);
 
 /* damage that was stepped over was reported as warnings; the status says it too */
 static bool damaged(const struct srep_session *s)
@@ -197,6 +210,7 @@ int cmd_info(int argc, char **argv)
 	struct info_counts counts = { { 0 } };
 	struct srep_session *s = NULL;
 	struct srep_error err = { 0 };
+	struct cli_symbols cs = { 0 };
 	int first, ret, status;
 	bool done;
 
@@ -211,16 +225,21 @@ int cmd_info(int argc, char **argv)
 	ret = srep_session__open(&s, argv[first], &oo, &err);
 	if (ret)
 		return cli_error(&err);
-	ret = read_all(s, o.stats_only, &counts, &err);
+	if (!o.stats_only && cli_symbols_open(&cs, s, &o.sym)) {
+		srep_session__delete(s);
+		return EXIT_FAIL;
+	}
+	ret = read_all(s, o.stats_only, &counts, &cs, &err);
 	/* what was read before an error is still worth showing */
 	if (o.json)
-		status = info_json(s, o.stats_only, counts.kinds);
+		status = info_json(s, o.stats_only, counts.kinds, cs.sy);
 	else
-		status = (print_text(s, o.stats_only, &counts), EXIT_OK);
+		status = (print_text(s, o.stats_only, &counts, cs.sy), EXIT_OK);
 	if (ret)
 		status = cli_error(&err);
 	else if (status == EXIT_OK && damaged(s))
 		status = EXIT_FAIL;
+	cli_symbols_close(&cs);
 	srep_session__delete(s);
 	return status;
 }

@@ -8,7 +8,8 @@
 
 #include "cli.h"
 
-int info_json(const struct srep_session *s, bool stats_only, const uint64_t *kinds);
+int info_json(const struct srep_session *s, bool stats_only, const uint64_t *kinds,
+	      const struct srep_symbolizer *sy);
 
 static cJSON *str_or_null(const char *v)
 {
@@ -129,7 +130,31 @@ static void add_loss(cJSON *root, const struct srep_session *s, bool stats_only)
 			      cJSON_CreateNull());
 }
 
-int info_json(const struct srep_session *s, bool stats_only, const uint64_t *kinds)
+/* "callchains": what resolved; null without callchains (and with --stats) */
+static void add_callchains(cJSON *root, const struct srep_symbolizer *sy)
+{
+	const struct srep_symbol_stats *st = sy ? srep_symbolizer__stats(sy) : NULL;
+	cJSON *c;
+
+	if (!st || (!st->callchains && !st->dwarf_stacks)) {
+		cJSON_AddNullToObject(root, "callchains");
+		return;
+	}
+	c = cJSON_AddObjectToObject(root, "callchains");
+	add_u64(c, "callchains", st->callchains);
+	add_u64(c, "frames", st->frames);
+	add_u64(c, "resolved", st->resolved);
+	add_u64(c, "kernel_frames", st->kernel_frames);
+	add_u64(c, "kernel_resolved", st->kernel_resolved);
+	add_u64(c, "user_frames", st->user_frames);
+	add_u64(c, "user_resolved", st->user_resolved);
+	add_u64(c, "unmapped", st->unmapped);
+	add_u64(c, "dwarf_stacks", st->dwarf_stacks);
+	add_u64(c, "dwarf_unwound", st->dwarf_unwound);
+}
+
+int info_json(const struct srep_session *s, bool stats_only, const uint64_t *kinds,
+	      const struct srep_symbolizer *sy)
 {
 	const struct srep_stats *st = srep_session__stats(s);
 	cJSON *root = cJSON_CreateObject(), *dmg;
@@ -144,6 +169,7 @@ int info_json(const struct srep_session *s, bool stats_only, const uint64_t *kin
 	if (!stats_only)
 		add_model(root, s, kinds);
 	add_loss(root, s, stats_only);
+	add_callchains(root, sy);
 	dmg = cJSON_AddObjectToObject(root, "damage");
 	add_u64(dmg, "skipped_records", st->skipped_records);
 	add_u64(dmg, "skipped_bytes", st->skipped_bytes);

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cmd-callchains.c - "schedrep callchains": every event with a callchain,
+ * its frames resolved offline, in the layout of
+ * 'perf script -F comm,tid,time,event,ip,sym,symoff,dso' so that the two
+ * can be compared line by line (docs/man/schedrep-callchains.1.md).
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char cc_usage[] =
+	"usage: schedrep callchains [-o <file>] [--kallsyms <file>] [--vmlinux <file>] "
+	"[--symfs <dir>] [--buildid-dir <dir>] [--lines] [-q] <perf.data>";
+static const char cc_desc[] =
+	"Print every event that has a callchain, with its frames resolved to module,\n"
+	"function and offset from the target's own files (any architecture), as\n"
+	"'perf script -F comm,tid,time,event,ip,sym,symoff,dso' prints them. User-space\n"
+	"addresses are shown as offsets in their file, as perf does.";
+
+enum { OPT_OUTPUT = 1, OPT_LINES, OPT_QUIET };
+
+static const struct cli_opt cc_opts[] = {
+	{ "output", 'o', "<file>", "write here instead of standard output", OPT_OUTPUT },
+	CLI_SYMBOL_OPTIONS,
+	{ "lines", 0, NULL, "add the source file and line of each frame (DWARF)", OPT_LINES },
+	{ "quiet", 'q', NULL, "no warnings or summary on stderr", OPT_QUIET },
+	{ NULL, 0, NULL, NULL, 0 },
+};
+
+struct cc_opts {
+	const char *output;
+	struct cli_symbol_args sym;
+};
+
+static int on_opt(void *ctx, int id, const char *arg)
+{
+	struct cc_opts *o = ctx;
+
+	if (cli_symbol_opt(&o->sym, id, arg))
+		return EXIT_OK;
+	if (id == OPT_OUTPUT)
+		o->output = arg;
+	else if (id == OPT_LINES)
+		o->sym.o.lines = true;
+	else if (id == OPT_QUIET)
+		cli_quiet = true;
+	return EXIT_OK;
+}
+
+/* the comm the thread had when the event happened, as perf prints it */
+static const char *comm_at(const struct srep_session *s, int32_t tid, uint64_t time)
+{
+	const struct srep_task *t = srep_session__find_task(s, tid);
+	const char *comm = "", *c;
+	uint64_t when;
+	size_t i;
+
+	if (!t)
+		return ":-1";
+	for (i = 0; i < srep_task__nr_comms(t); i++) {
+		c = srep_task__comm_at(t, i, &when);
+		if (i && when > time)
+			break;
+		comm = c;
+	}
+	return comm;
+}
+
+static void print_frame(FILE *f, const struct srep_frame *fr)
+{
+	fprintf(f, "\t%16" PRIx64 " ", fr->module_addr);
+	if (fr->symbol)
+		fprintf(f, "%s+0x%" PRIx64, fr->symbol, fr->symbol_offset);
+	else
+		fprintf(f, "[unknown]");
+	fprintf(f, " (%s)", fr->module ? fr->module : "[unknown]");
+	if (fr->file)
+		fprintf(f, "  %s:%" PRIu32, fr->file, fr->line);
+	fputc('\n', f);
+}
+
+static void print_event(FILE *f, const struct srep_session *s, const struct srep_event *ev,
+			const struct srep_frame *frames, size_t nr)
+{
+	const char *name = ev->evsel >= 0 ? srep_session__evsel_name(s, (size_t)ev->evsel) : NULL;
+	size_t i;
+
+	fprintf(f, "%s %5d %5" PRIu64 ".%06" PRIu64 ": %s: \n", comm_at(s, ev->tid, ev->time),
+		ev->tid, ev->time / 1000000000u, ev->time % 1000000000u / 1000u,
+		name ? name : srep_event_kind_name(ev->kind));
+	for (i = 0; i < nr; i++)
+		print_frame(f, &frames[i]);
+	fputc('\n', f);
+}
+
+/* every event through the symbolizer; those with callchains printed */
+static int run(struct srep_session *s, struct cli_symbols *cs, FILE *f, struct srep_error *err)
+{
+	const struct srep_event *ev;
+	int ret;
+
+	while ((ret = srep_session__next_event(s, &ev, err)) > 0) {
+		if (cli_symbols_event(cs, ev, err))
+			return SREP_E_NOMEM;
+		if (ev->nr_callchain)
+			print_event(f, s, ev, cs->frames, cs->nr);
+	}
+	return ret;
+}
+
+int cmd_callchains(int argc, char **argv)
+{
+	struct srep_open_opts oo = { .diag = cli_diag };
+	struct cc_opts o = { .output = "-" };
+	struct srep_session *s = NULL;
+	struct srep_error err = { 0 };
+	struct cli_symbols cs;
+	struct cli_out out;
+	int first, ret;
+	bool done;
+
+	ret = cli_parse(argc, argv, cc_usage, cc_desc, cc_opts, on_opt, &o, &first, &done);
+	if (ret || done)
+		return ret;
+	if (argc - first != 1)
+		return cli_usage_error(cc_usage, "expected one trace file");
+	cli_signals_install();
+	if (srep_session__open(&s, argv[first], &oo, &err))
+		return cli_error(&err);
+	ret = cli_symbols_open(&cs, s, &o.sym);
+	if (ret == EXIT_OK && cli_out_open(&out, o.output, argv[first], &err))
+		ret = cli_error(&err);
+	if (ret == EXIT_OK) {
+		if (run(s, &cs, out.f, &err) || cli_out_commit(&out, &err)) {
+			cli_out_abort(&out);
+			ret = cli_error(&err);
+		}
+		if (!cli_quiet)
+			cli_symbols_summary(stderr, "schedrep: ", cs.sy);
+	}
+	cli_symbols_close(&cs);
+	srep_session__delete(s);
+	return ret;
+}

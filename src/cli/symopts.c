@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * symopts.c - the symbol options every command that resolves callchains
+ * takes (CLI_SYMBOL_OPTIONS in cli.h), the symbolizer they feed every event
+ * to, and the summary of what resolved.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+bool cli_symbol_opt(struct cli_symbol_args *a, int id, const char *arg)
+{
+	switch (id) {
+	case CLI_SYM_KALLSYMS:		a->o.kallsyms = arg; return true;
+	case CLI_SYM_VMLINUX:		a->o.vmlinux = arg; return true;
+	case CLI_SYM_SYMFS:		a->o.symfs = arg; return true;
+	case CLI_SYM_BUILDID_DIR:	a->o.buildid_dir = arg; return true;
+	case CLI_SYM_NONE:		a->off = true; return true;
+	default:			return false;
+	}
+}
+
+int cli_symbols_open(struct cli_symbols *cs, struct srep_session *s,
+		     const struct cli_symbol_args *a)
+{
+	struct srep_error err = { 0 };
+
+	memset(cs, 0, sizeof(*cs));
+	if (a->off)
+		return EXIT_OK;
+	if (srep_symbolizer__new(&cs->sy, s, &a->o, &err))
+		return cli_error(&err);
+	return EXIT_OK;
+}
+
+int cli_symbols_event(struct cli_symbols *cs, const struct srep_event *ev,
+		      struct srep_error *err)
+{
+	struct srep_frame *n;
+
+	cs->nr = 0;
+	if (!cs->sy)
+		return 0;
+	if (srep_symbolizer__observe(cs->sy, ev))
+		return srep_error__set(err, SREP_E_NOMEM, "no memory for the mappings");
+	if (!ev->nr_callchain)
+		return 0;
+	if ((size_t)ev->nr_callchain + SREP_UNWIND_MAX + 1 > cs->cap) {
+		size_t cap = (size_t)ev->nr_callchain + SREP_UNWIND_MAX + 1;
+
+		n = realloc(cs->frames, cap * sizeof(*n));
+		if (!n)
+			return srep_error__set(err, SREP_E_NOMEM, "no memory for frames");
+		cs->frames = n;
+		cs->cap = cap;
+	}
+	cs->nr = srep_symbolizer__callchain(cs->sy, ev, cs->frames, cs->cap);
+	return 0;
+}
+
+void cli_symbols_close(struct cli_symbols *cs)
+{
+	srep_symbolizer__delete(cs->sy);
+	free(cs->frames);
+	memset(cs, 0, sizeof(*cs));
+}
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+void cli_symbols_summary(FILE *f, const char *label, const struct srep_symbolizer *sy)
+{
+	const struct srep_symbol_stats *st;
+
+	if (!sy)
+		return;
+	st = srep_symbolizer__stats(sy);
+	if (st->callchains)
+		fprintf(f, "%s%" PRIu64 " callchains, %" PRIu64 " frames, %" PRIu64
+			" resolved (%.1f%%): kernel %" PRIu64 "/%" PRIu64 ", user %" PRIu64 "/%"
+			PRIu64 "\n", label, st->callchains, st->frames, st->resolved,
+			pct(st->resolved, st->frames), st->kernel_resolved, st->kernel_frames,
+			st->user_resolved, st->user_frames);
+	if (st->dwarf_stacks)
+		fprintf(f, "%s%" PRIu64 " samples carry --call-graph dwarf user stacks, %" PRIu64
+			" unwound\n", label, st->dwarf_stacks, st->dwarf_unwound);
+}

@@ -522,6 +522,7 @@ int model_decode(struct srep_session *s, const struct oq_entry *e, bool *has_eve
 	uint32_t type = srep_get32(e->data, s->swap);
 
 	memset(ev, 0, offsetof(struct srep_event, u));
+	ev->priv = NULL;	/* after the union: the memset above leaves the last sample's fields */
 	ev->time = e->time;
 	ev->cpu = e->cpu;
 	ev->evsel = e->evsel;

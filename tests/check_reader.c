@@ -253,12 +253,51 @@ START_TEST(every_combination)
 }
 END_TEST
 
+/* only tracepoint samples have fields: a record after one must not show its fields */
+START_TEST(records_have_no_fields)
+{
+	struct fixture_opts o = { 0 };
+	struct fixture *fx = fixture_new(&o);
+	struct srep_session *s = NULL;
+	struct srep_error err = { 0 };
+	const struct srep_event *ev;
+	struct srep_field f;
+	char path[4096], *dir;
+	int nr_switch = 0, nr_comm = 0;
+
+	ck_assert_ptr_nonnull(fx);
+	fixture_comm(fx, T0, 0, 42, 42, "a", false);
+	fixture_switch(fx, T0 + 10, 0, "a", 42, 120, FIXTURE_STATE_S, "swapper/0", 0, 120);
+	fixture_comm(fx, T0 + 20, 0, 42, 42, "b", false);
+	dir = write_trace(fx, NULL, path, sizeof(path));
+	ck_assert_int_eq(srep_session__open(&s, path, NULL, &err), 0);
+	while (srep_session__next_event(s, &ev, &err) > 0) {
+		if (ev->kind == SREP_EV_SWITCH) {
+			nr_switch++;
+			ck_assert_int_gt(srep_event__nr_fields(ev), 0);
+			continue;
+		}
+		nr_comm++;
+		ck_assert_int_eq(srep_event__nr_fields(ev), 0);
+		ck_assert_int_ne(srep_event__field(ev, 0, &f), 0);
+		ck_assert_int_eq(srep_event__field_by_name(ev, "prev_comm", &f), 0);
+	}
+	ck_assert_int_eq(nr_switch, 1);
+	ck_assert_int_eq(nr_comm, 2);
+	srep_session__delete(s);
+	fixture_free(fx);
+	tu_rmdir(dir);
+	free(dir);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("reader");
 	TCase *tc = tcase_create("combinations");
 
 	tcase_add_loop_test(tc, every_combination, 0, NR_COMBOS);
+	tcase_add_test(tc, records_have_no_fields);
 	suite_add_tcase(s, tc);
 	return tu_run_suite(s);
 }

@@ -431,6 +431,8 @@ bool tp_decode(const struct tp_event *tpe, enum tp_kind kind, const uint8_t *raw
 int tp_nr_fields(const struct tp_event *tpe);
 int tp_field(const struct tp_event *tpe, const uint8_t *raw, uint32_t raw_size, int idx,
 	     struct srep_field *out);
+/* name, kind, elem_size, elem_signed of field 'idx' without a payload */
+int tp_field_info(const struct tp_event *tpe, int idx, struct srep_field *out);
 int tp_field_by_name(const struct tp_event *tpe, const uint8_t *raw, uint32_t raw_size,
 		     const char *name, struct srep_field *out);
 

@@ -308,6 +308,17 @@ uint64_t srep_session__evsel_sample_type(const struct srep_session *s, size_t id
 	return idx < s->nr_evsels ? s->evsels[idx].attr.sample_type : 0;
 }
 
+int srep_session__evsel_nr_fields(const struct srep_session *s, size_t idx)
+{
+	return idx < s->nr_evsels ? tp_nr_fields(s->evsels[idx].tp) : 0;
+}
+
+int srep_session__evsel_field(const struct srep_session *s, size_t idx, int field,
+			      struct srep_field *out)
+{
+	return idx < s->nr_evsels ? tp_field_info(s->evsels[idx].tp, field, out) : SREP_E_INVAL;
+}
+
 static const struct task_table *tasks_of(const struct srep_session *s)
 {
 	return s->has_prescan ? &s->prescanned : &s->tasks;

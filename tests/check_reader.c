@@ -291,6 +291,45 @@ START_TEST(records_have_no_fields)
 }
 END_TEST
 
+/* the layout an event description announces is the one its samples have */
+START_TEST(evsel_field_layout)
+{
+	struct fixture_opts o = combo(_i);
+	struct fixture *fx = fixture_new(&o);
+	struct srep_session *s = NULL;
+	struct srep_error err = { 0 };
+	const struct srep_event *ev;
+	struct srep_field a, b;
+	char path[4096], *dir;
+	int i, n, checked = 0;
+
+	ck_assert_ptr_nonnull(fx);
+	scenario(fx, fixture_add_event(fx, 1, 0, PERF_SAMPLE_CALLCHAIN));
+	dir = write_trace(fx, NULL, path, sizeof(path));
+	ck_assert_int_eq(srep_session__open(&s, path, NULL, &err), 0);
+	while (srep_session__next_event(s, &ev, &err) > 0) {
+		n = srep_session__evsel_nr_fields(s, (size_t)ev->evsel);
+		ck_assert_int_eq(n, ev->evsel < 0 ? 0 : srep_event__nr_fields(ev));
+		for (i = 0; i < n; i++) {
+			ck_assert_int_eq(srep_session__evsel_field(s, (size_t)ev->evsel, i, &a), 0);
+			ck_assert_int_eq(srep_event__field(ev, i, &b), 0);
+			ck_assert_str_eq(a.name, b.name);
+			ck_assert_int_eq(a.kind, b.kind);
+			ck_assert_uint_eq(a.elem_size, b.elem_size);
+			ck_assert_int_eq(a.elem_signed, b.elem_signed);
+			checked++;
+		}
+		ck_assert_int_eq(srep_session__evsel_field(s, (size_t)ev->evsel, n, &a), SREP_E_INVAL);
+	}
+	ck_assert_int_gt(checked, 50);
+	ck_assert_int_eq(srep_session__evsel_nr_fields(s, 9999), 0);
+	srep_session__delete(s);
+	fixture_free(fx);
+	tu_rmdir(dir);
+	free(dir);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("reader");
@@ -298,6 +337,7 @@ int main(void)
 
 	tcase_add_loop_test(tc, every_combination, 0, NR_COMBOS);
 	tcase_add_test(tc, records_have_no_fields);
+	tcase_add_loop_test(tc, evsel_field_layout, 0, 64);
 	suite_add_tcase(s, tc);
 	return tu_run_suite(s);
 }

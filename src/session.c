@@ -115,7 +115,7 @@ static int prescan(struct srep_session *s, struct srep_error *err)
 
 	ret = input_spool(&s->in, err);
 	while (!ret && (ret = srep_session__next_event(s, &ev, err)) > 0)
-		;
+		ret = 0;	/* got one: go on to the end (0) or an error (< 0) */
 	if (ret < 0)
 		return ret;
 	s->prescanned = s->tasks;

@@ -330,6 +330,46 @@ START_TEST(evsel_field_layout)
 }
 END_TEST
 
+/* a prescanned session knows, before its first event, every task a full read finds */
+START_TEST(prescan_builds_the_task_table)
+{
+	struct fixture_opts o = combo(_i);
+	struct fixture *fx = fixture_new(&o);
+	struct srep_session *full = NULL, *pre = NULL;
+	struct srep_open_opts oo = { .flags = SREP_OPEN_PRESCAN };
+	struct srep_error err = { 0 };
+	const struct srep_task *a, *b;
+	char path[4096], *dir;
+	size_t i, k;
+
+	ck_assert_ptr_nonnull(fx);
+	scenario(fx, fixture_add_event(fx, 1, 0, PERF_SAMPLE_CALLCHAIN));
+	dir = write_trace(fx, NULL, path, sizeof(path));
+	ck_assert_int_eq(tu_read_all(path, 0, &full, &err), 0);
+	ck_assert_int_eq(srep_session__open(&pre, path, &oo, &err), 0);
+	ck_assert_uint_gt(srep_session__nr_tasks(full), 3);
+	ck_assert_uint_eq(srep_session__nr_tasks(pre), srep_session__nr_tasks(full));
+	for (i = 0; i < srep_session__nr_tasks(full); i++) {
+		a = srep_session__task(full, i);
+		b = srep_session__task(pre, i);
+		ck_assert_int_eq(srep_task__tid(a), srep_task__tid(b));
+		ck_assert_int_eq(srep_task__pid(a), srep_task__pid(b));
+		ck_assert_uint_eq(srep_task__nr_comms(a), srep_task__nr_comms(b));
+		for (k = 0; k < srep_task__nr_comms(a); k++)
+			ck_assert_str_eq(srep_task__comm_at(a, k, NULL), srep_task__comm_at(b, k, NULL));
+	}
+	/* and the events still come, from the first */
+	srep_session__delete(pre);
+	ck_assert_int_eq(tu_read_all(path, SREP_OPEN_PRESCAN, &pre, &err), 0);
+	ck_assert_uint_eq(srep_session__stats(pre)->events, srep_session__stats(full)->events);
+	srep_session__delete(full);
+	srep_session__delete(pre);
+	fixture_free(fx);
+	tu_rmdir(dir);
+	free(dir);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("reader");
@@ -338,6 +378,7 @@ int main(void)
 	tcase_add_loop_test(tc, every_combination, 0, NR_COMBOS);
 	tcase_add_test(tc, records_have_no_fields);
 	tcase_add_loop_test(tc, evsel_field_layout, 0, 64);
+	tcase_add_loop_test(tc, prescan_builds_the_task_table, 0, 8);
 	suite_add_tcase(s, tc);
 	return tu_run_suite(s);
 }

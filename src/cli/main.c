@@ -13,6 +13,7 @@
 
 const struct cli_cmd cli_commands[] = {
 	{ "info", cmd_info, "what is in a trace: header facts, record and event counts" },
+	{ "convert", cmd_convert, "a timeline for Perfetto, lossless JSON or an SVG picture" },
 	{ NULL, NULL, NULL },
 };
 

@@ -291,6 +291,52 @@ START_TEST(records_have_no_fields)
 }
 END_TEST
 
+/* a record sets every field of its kind: nothing is left from the event before */
+START_TEST(records_leave_nothing_behind)
+{
+	struct fixture_opts o = { 0 };
+	struct fixture *fx = fixture_new(&o);
+	struct srep_session *s = NULL;
+	struct srep_error err = { 0 };
+	const struct srep_event *ev;
+	char path[4096], *dir;
+	int cyc, losts = 0, mmaps = 0;
+
+	ck_assert_ptr_nonnull(fx);
+	cyc = fixture_add_event(fx, 1, 0, 0);
+	fixture_lost(fx, cyc, T0 + 20, 0, 3);
+	fixture_lost_samples(fx, cyc, T0 + 30, 0, 4);
+	dir = write_trace(fx, NULL, path, sizeof(path));
+	ck_assert_int_eq(srep_session__open(&s, path, NULL, &err), 0);
+	while (srep_session__next_event(s, &ev, &err) > 0) {
+		if (ev->kind == SREP_EV_LOST && ev->u.lost.samples) {
+			losts++;
+			ck_assert_uint_eq(ev->u.lost.lost, 4);
+			ck_assert_uint_eq(ev->u.lost.id, 0);	/* LOST_SAMPLES has none */
+		}
+	}
+	ck_assert_int_eq(losts, 1);
+	srep_session__delete(s);
+	/* the s390x sample's kernel map is an old-style MMAP record: no prot, flags, build id */
+	snprintf(path, sizeof(path), "%s/tests/data/sample-s390x-zstd.data", SREP_TOP_SRCDIR);
+	ck_assert_int_eq(srep_session__open(&s, path, NULL, &err), 0);
+	while (srep_session__next_event(s, &ev, &err) > 0) {
+		if (ev->kind != SREP_EV_MMAP || strncmp(ev->u.mmap.filename, "[kernel.kallsyms]", 17) ||
+		    ev->u.mmap.pid != -1)
+			continue;
+		mmaps++;
+		ck_assert_uint_eq(ev->u.mmap.prot, 0);
+		ck_assert_uint_eq(ev->u.mmap.flags, 0);
+		ck_assert_uint_eq(ev->u.mmap.build_id_size, 0);
+	}
+	ck_assert_int_eq(mmaps, 1);
+	srep_session__delete(s);
+	fixture_free(fx);
+	tu_rmdir(dir);
+	free(dir);
+}
+END_TEST
+
 /* the layout an event description announces is the one its samples have */
 START_TEST(evsel_field_layout)
 {
@@ -377,6 +423,7 @@ int main(void)
 
 	tcase_add_loop_test(tc, every_combination, 0, NR_COMBOS);
 	tcase_add_test(tc, records_have_no_fields);
+	tcase_add_test(tc, records_leave_nothing_behind);
 	tcase_add_loop_test(tc, evsel_field_layout, 0, 64);
 	tcase_add_loop_test(tc, prescan_builds_the_task_table, 0, 8);
 	suite_add_tcase(s, tc);

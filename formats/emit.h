@@ -57,8 +57,8 @@ static inline void emit_raw(struct emit *e, const char *s, size_t n)
 	}
 }
 
-/* a literal: the compiler knows its length */
-#define emit_lit(e, s) emit_raw((e), (s), sizeof(s) - 1)
+/* a string literal (only: sizeof of anything else is not its length) */
+#define emit_lit(e, s) emit_raw((e), "" s, sizeof(s) - 1)
 
 static inline void emit_cstr(struct emit *e, const char *s)
 {

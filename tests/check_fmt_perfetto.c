@@ -221,7 +221,7 @@ START_TEST(time_window)
 
 		if (!strcmp(str_of(ev, "ph"), "M"))
 			continue;
-		ck_assert_msg(ts >= 5170000000.055 && end <= 5170000000.085 + 1e-6,
+		tu_check(ts >= 5170000000.055 && end <= 5170000000.085 + 1e-6,
 			      "%s '%s' at %.3f outside the window", str_of(ev, "ph"), str_of(ev, "name"), ts);
 		slices += !strcmp(str_of(ev, "ph"), "X");
 	}
@@ -262,7 +262,7 @@ static void assert_disjoint(struct span *v, size_t n, const char *what, const ch
 	if (n)
 		qsort(v, n, sizeof(*v), cmp_span);
 	for (i = 1; i < n; i++) {
-		ck_assert_msg(v[i].key != v[i - 1].key || v[i].start >= v[i - 1].end - 1e-6,
+		tu_check(v[i].key != v[i - 1].key || v[i].start >= v[i - 1].end - 1e-6,
 			      "%s: %s %lld: slices at %.3f and %.3f overlap", path, what,
 			      (long long)v[i].key, v[i - 1].start, v[i].start);
 	}
@@ -309,12 +309,14 @@ static void check_names(const cJSON *root, const struct srep_session *s, const c
 		if (strcmp(str_of(ev, "name"), "thread_name") || num_of(ev, "pid") == CPUS_PID)
 			continue;
 		t = srep_session__find_task(s, (int32_t)num_of(ev, "tid"));
-		ck_assert_msg(t, "%s: thread %.0f is not in the task table", path, num_of(ev, "tid"));
+		tu_check(t, "%s: thread %.0f is not in the task table", path, num_of(ev, "tid"));
 		srep_export_task_label(t, label, sizeof(label));
 		if (!utf8_valid(label, strlen(label)))
 			continue;	/* replaced bytes: hostile_strings covers those */
-		ck_assert_str_eq(last_name(str_of(cJSON_GetObjectItem(ev, "args"), "name")),
-				 srep_task__comm(t));
+		tu_check(!strcmp(last_name(str_of(cJSON_GetObjectItem(ev, "args"), "name")),
+				 srep_task__comm(t)), "%s: thread %d is named '%s', its comm is '%s'", path,
+			 srep_task__tid(t), str_of(cJSON_GetObjectItem(ev, "args"), "name"),
+			 srep_task__comm(t));
 	}
 }
 
@@ -433,7 +435,7 @@ static void check_selection(const char *path, size_t k)
 	n = thread_tids(root, tids, 4096);
 	for (j = 0; j < n; j++) {
 		t = srep_session__find_task(s, tids[j]);
-		ck_assert_msg(t && (k == 0 ? srep_task__pid(t) == srep_task__pid(pick) :
+		tu_check(t && (k == 0 ? srep_task__pid(t) == srep_task__pid(pick) :
 				    k == 1 ? srep_task__tid(t) == srep_task__tid(pick) :
 				    srep_task__matches_comm(t, srep_task__comm(pick))),
 			      "%s: --only %s shows thread %d", path, spec, tids[j]);

@@ -10,6 +10,7 @@
 
 const struct srep_exporter *const srep_exporters[] = {
 	&srep_exporter_perfetto,
+	&srep_exporter_json,
 	NULL,
 };
 

@@ -72,6 +72,7 @@ extern const struct srep_exporter *const srep_exporters[];
 const struct srep_exporter *srep_exporter_find(const char *name);
 
 extern const struct srep_exporter srep_exporter_perfetto;
+extern const struct srep_exporter srep_exporter_json;
 
 /*
  * Does the event concern a selected task? A switch names two tasks (either

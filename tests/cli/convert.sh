@@ -49,6 +49,20 @@ jq -e --argjson t0 "$first" '[.traceEvents[] | select(.ph != "M") |
 	select(.ts * 1000 < $t0 + 1000000 - 1 or (.ts + (.dur // 0)) * 1000 > $t0 + 2000000 + 1)] |
 	length == 0' "$TMP/out" >/dev/null || fail "--time 0.001,0.002 shows events outside"
 
+# the lossless JSON: read back, it gives the very same timeline, from a file or stdin
+expect_exit 0 "$SREP_BIN" convert -f json "$TMP/x86.data"
+grep -q "^schedrep: wrote '$TMP/x86.schedrep.json' (json): " "$TMP/err" || fail "json summary"
+head -n 1 "$TMP/x86.schedrep.json" | jq -e '.format == "schedrep-events" and .version == 1' >/dev/null ||
+	fail "no schedrep-events header"
+tail -n 1 "$TMP/x86.schedrep.json" | jq -e '.end and .events > 4000' >/dev/null || fail "no closing line"
+expect_exit 0 "$SREP_BIN" convert -q -o - "$TMP/x86.schedrep.json"
+cmp -s "$TMP/out" "$TMP/x86.json" || fail "the timeline of the JSON differs from the perf.data's"
+expect_exit 0 sh -c "'$SREP_BIN' convert -q -o - - < '$TMP/x86.schedrep.json'"
+cmp -s "$TMP/out" "$TMP/x86.json" || fail "the JSON on stdin differs"
+expect_exit 0 "$SREP_BIN" info "$TMP/x86.schedrep.json"
+grep -q "^file: .*(schedrep-json, file mode)" "$TMP/out" || fail "info on the JSON"
+rm -f "$TMP/x86.schedrep.json"
+
 # usage errors: exit 2, one message and the usage line
 for bad in "--format nope" "--only tid:x" "--time 2,1" "--time soon," "--output"; do
 	# shellcheck disable=SC2086

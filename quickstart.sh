@@ -12,9 +12,9 @@ cd "$(dirname "$0")"
 BUILD_DEPS="autoconf automake make gcc pkg-config libtraceevent-dev libdw-dev
 	libcjson-dev check libzstd-dev libprotobuf-c-dev protobuf-c-compiler"
 # what the tests compare against or drive: perf itself, xz for the corpus
-# outputs, xmllint for SVG, jq for the convert tests, hyperfine/time for
-# the bench scripts
-TEST_DEPS="linux-perf xz-utils zstd libxml2-utils time jq"
+# outputs, xmllint and chromium (headless: renders the SVG) for the convert
+# tests, jq for their JSON, hyperfine/time for the bench scripts
+TEST_DEPS="linux-perf xz-utils zstd libxml2-utils time jq chromium"
 
 need_packages() {
 	missing=""

@@ -11,6 +11,7 @@
 const struct srep_exporter *const srep_exporters[] = {
 	&srep_exporter_perfetto,
 	&srep_exporter_json,
+	&srep_exporter_svg,
 	NULL,
 };
 

@@ -78,9 +78,13 @@ static char *u64_digits(char *end, uint64_t v)
 
 void emit_u64(struct emit *e, uint64_t v)
 {
-	char tmp[24], *end = tmp + sizeof(tmp), *p = u64_digits(end, v);
+	char tmp[48], *end = tmp + 24, *p = u64_digits(end, v), *out = emit_room(e, 24);
 
-	emit_raw(e, p, (size_t)(end - p));
+	/* a fixed 24-byte copy (inlined) from tmp: the room is there, the tail is ignored */
+	if (!out)
+		return;
+	memcpy(out, p, 24);
+	e->len += (size_t)(end - p);
 }
 
 void emit_i64(struct emit *e, int64_t v)
@@ -226,8 +230,41 @@ static void json_body(struct emit *e, const char *s, size_t n)
 	emit_raw(e, s + run, i - run);
 }
 
+/* printable ASCII without quote or backslash: the common comm, copied as it is */
+static bool plain(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (p[i] < 0x20 || p[i] >= 0x7f || p[i] == '"' || p[i] == '\\')
+			return false;
+	}
+	return true;
+}
+
+static void quoted(struct emit *e, const char *s, size_t n)
+{
+	char *p = emit_room(e, n + 2);
+
+	if (!p || n + 2 > EMIT_BUF_SIZE / 2) {
+		emit_char(e, '"');
+		emit_raw(e, s, n);
+		emit_char(e, '"');
+		return;
+	}
+	p[0] = '"';
+	memcpy(p + 1, s, n);
+	p[n + 1] = '"';
+	e->len += n + 2;
+}
+
 void emit_json_str(struct emit *e, const char *s, size_t n)
 {
+	if (plain(s, n)) {
+		quoted(e, s, n);
+		return;
+	}
 	emit_char(e, '"');
 	json_body(e, s, n);
 	emit_char(e, '"');
@@ -235,6 +272,10 @@ void emit_json_str(struct emit *e, const char *s, size_t n)
 
 bool emit_json_str_exact(struct emit *e, const char *s, size_t n)
 {
+	if (plain(s, n)) {
+		quoted(e, s, n);
+		return true;
+	}
 	if (!utf8_valid(s, n))
 		return false;
 	emit_char(e, '"');

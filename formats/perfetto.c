@@ -40,15 +40,25 @@ static bool in_window(const struct pf *p, uint64_t t)
 	return t >= p->ctx->from && t <= p->ctx->to;
 }
 
-/* '{"ph":"X","name":"Running","pid":1,"tid":2,"ts":3.000' - the caller goes on */
-static void head(struct pf *p, char ph, const char *name, int32_t pid, int32_t tid, uint64_t ts)
+/*
+ * '{"ph":"X","name":"Running","pid":1,"tid":2,"ts":3.000' - the caller goes
+ * on. Our own names are plain ASCII and go as they are; a comm is escaped.
+ */
+static void head(struct pf *p, char ph, const char *name, bool ours, int32_t pid, int32_t tid,
+		 uint64_t ts)
 {
 	struct emit *e = &p->out;
 
 	emit_lit(e, "{\"ph\":\"");
 	emit_char(e, ph);
 	emit_lit(e, "\",\"name\":");
-	emit_json_cstr(e, name);
+	if (ours) {
+		emit_char(e, '"');
+		emit_cstr(e, name);
+		emit_char(e, '"');
+	} else {
+		emit_json_cstr(e, name);
+	}
 	emit_lit(e, ",\"pid\":");
 	emit_i64(e, pid);
 	emit_lit(e, ",\"tid\":");
@@ -58,8 +68,8 @@ static void head(struct pf *p, char ph, const char *name, int32_t pid, int32_t t
 }
 
 /* an 'X' slice clipped to the window; false (nothing written) when none of it is inside */
-static bool slice(struct pf *p, const char *name, int32_t pid, int32_t tid, uint64_t start,
-		  uint64_t end)
+static bool slice(struct pf *p, const char *name, bool ours, int32_t pid, int32_t tid,
+		  uint64_t start, uint64_t end)
 {
 	if (start < p->ctx->from)
 		start = p->ctx->from;
@@ -67,7 +77,7 @@ static bool slice(struct pf *p, const char *name, int32_t pid, int32_t tid, uint
 		end = p->ctx->to;
 	if (end < start || (end == start && !in_window(p, start)))
 		return false;
-	head(p, 'X', name, pid, tid, start);
+	head(p, 'X', name, ours, pid, tid, start);
 	emit_lit(&p->out, ",\"dur\":");
 	emit_us(&p->out, end - start);
 	return true;
@@ -115,6 +125,28 @@ static const char *sleep_name(char letter)
 	}
 }
 
+/* "comm (tid)", without snprintf: once per Runnable slice */
+static void who_is(char out[SREP_COMM_MAX + 16], const char *comm, int32_t tid)
+{
+	size_t len = strnlen(comm, SREP_COMM_MAX - 1);
+	char digits[16], *d = digits + sizeof(digits);
+	uint32_t v = tid < 0 ? 0u - (uint32_t)tid : (uint32_t)tid;
+
+	memcpy(out, comm, len);
+	out[len++] = ' ';
+	out[len++] = '(';
+	do {
+		*--d = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	if (tid < 0)
+		out[len++] = '-';
+	memcpy(out + len, d, (size_t)(digits + sizeof(digits) - d));
+	len += (size_t)(digits + sizeof(digits) - d);
+	out[len++] = ')';
+	out[len] = '\0';
+}
+
 /* the slice of a task's state that just ended */
 static void task_slice(void *arg, const struct tl_task *t, uint64_t end)
 {
@@ -123,7 +155,7 @@ static void task_slice(void *arg, const struct tl_task *t, uint64_t end)
 
 	switch (t->state) {
 	case TL_RUNNING:
-		if (slice(p, "Running", t->pid, t->tid, t->since, end)) {
+		if (slice(p, "Running", true, t->pid, t->tid, t->since, end)) {
 			arg_int(p, "cpu", t->cpu, true);
 			if (t->prio != INT32_MIN)
 				arg_int(p, "prio", t->prio, false);
@@ -131,12 +163,11 @@ static void task_slice(void *arg, const struct tl_task *t, uint64_t end)
 		}
 		break;
 	case TL_RUNNABLE:
-		if (slice(p, t->waker >= 0 ? "Runnable" : "Runnable (preempted)", t->pid, t->tid,
+		if (slice(p, t->waker >= 0 ? "Runnable" : "Runnable (preempted)", true, t->pid, t->tid,
 			  t->since, end)) {
 			arg_int(p, "wait_ns", (int64_t)(end - t->since), true);
 			if (t->waker >= 0) {
-				snprintf(who, sizeof(who), "%s (%d)", t->waker ? t->waker_comm :
-					 "idle/irq", t->waker);
+				who_is(who, t->waker ? t->waker_comm : "idle/irq", t->waker);
 				arg_str(p, "woken_by", who, false);
 				arg_int(p, "waker_cpu", t->waker_cpu, false);
 			}
@@ -144,7 +175,7 @@ static void task_slice(void *arg, const struct tl_task *t, uint64_t end)
 		}
 		break;
 	default:
-		if (slice(p, sleep_name(t->letter), t->pid, t->tid, t->since, end)) {
+		if (slice(p, sleep_name(t->letter), true, t->pid, t->tid, t->since, end)) {
 			emit_lit(&p->out, ",\"args\":{\"state\":\"");
 			emit_char(&p->out, t->letter);
 			emit_char(&p->out, '"');
@@ -163,7 +194,7 @@ static void cpu_slice(void *arg, int32_t cpu, const struct tl_cpu *c, uint64_t e
 {
 	struct pf *p = arg;
 
-	if (slice(p, c->comm, CPUS_PID, CPU_TID(cpu), c->since, end)) {
+	if (slice(p, c->comm, false, CPUS_PID, CPU_TID(cpu), c->since, end)) {
 		arg_int(p, "tid", c->tid, true);
 		arg_int(p, "pid", c->pid, false);
 		tail(p, true);
@@ -179,12 +210,12 @@ static void flow(void *arg, const struct tl_task *from, const struct tl_task *to
 	if (!in_window(p, time))
 		return;
 	id = ++p->next_flow;
-	head(p, 's', "wakeup", from->pid, from->tid, time);
+	head(p, 's', "wakeup", true, from->pid, from->tid, time);
 	emit_lit(&p->out, ",\"cat\":\"sched\",\"id\":");
 	emit_u64(&p->out, id);
 	tail(p, false);
 	/* no "bp": the flow ends at the wakee's next slice (Runnable, or Running) */
-	head(p, 'f', "wakeup", to->pid, to->tid, time);
+	head(p, 'f', "wakeup", true, to->pid, to->tid, time);
 	emit_lit(&p->out, ",\"cat\":\"sched\",\"id\":");
 	emit_u64(&p->out, id);
 	tail(p, false);
@@ -198,7 +229,7 @@ static bool instant(struct pf *p, const char *name, const struct tl_task *t, uin
 {
 	if (!t || !in_window(p, time))
 		return false;
-	head(p, 'i', name, t->pid, t->tid, time);
+	head(p, 'i', name, true, t->pid, t->tid, time);
 	emit_lit(&p->out, ",\"s\":\"t\"");
 	return true;
 }
@@ -260,8 +291,8 @@ static void on_cpu_event(struct pf *p, const struct srep_event *ev)
 	if (!in_window(p, ev->time))
 		return;
 	if (ev->kind == SREP_EV_LOST) {
-		head(p, 'i', ev->u.lost.samples ? "lost samples" : "lost events", CPUS_PID, CPUS_PID,
-		     ev->time);
+		head(p, 'i', ev->u.lost.samples ? "lost samples" : "lost events", true, CPUS_PID,
+		     CPUS_PID, ev->time);
 		emit_lit(&p->out, ",\"s\":\"g\"");
 		arg_int(p, "lost", (int64_t)ev->u.lost.lost, true);
 		arg_int(p, "cpu", ev->cpu, false);
@@ -270,7 +301,7 @@ static void on_cpu_event(struct pf *p, const struct srep_event *ev)
 	}
 	snprintf(name, sizeof(name), "cpu%d %s", ev->u.cpu_state.cpu,
 		 ev->kind == SREP_EV_CPU_FREQ ? "frequency" : "idle");
-	head(p, 'C', name, CPUS_PID, CPUS_PID, ev->time);
+	head(p, 'C', name, true, CPUS_PID, CPUS_PID, ev->time);
 	arg_int(p, ev->kind == SREP_EV_CPU_FREQ ? "kHz" : "state", ev->u.cpu_state.state, true);
 	tail(p, true);
 }

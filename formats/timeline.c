@@ -120,10 +120,19 @@ static const char *comm_of(const struct timeline *tl, int32_t tid)
 	return t ? srep_task__comm(t) : "";
 }
 
+/* a comm into a comm array (snprintf's format parsing showed in profiles: twice a switch) */
+static void copy_comm(char *dst, const char *src)
+{
+	size_t len = strnlen(src, SREP_COMM_MAX - 1);
+
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+}
+
 static void name_task(struct tl_task *t, const char *comm)
 {
 	if (t && comm[0])
-		snprintf(t->comm, sizeof(t->comm), "%s", comm);
+		copy_comm(t->comm, comm);
 }
 
 /* ---- closing intervals ---- */
@@ -207,7 +216,7 @@ static void run_on(struct timeline *tl, int32_t cpu_nr, int32_t tid, int32_t pid
 	c->tid = tid;
 	c->pid = t->pid;
 	c->since = time > c->since ? time : c->since;
-	snprintf(c->comm, sizeof(c->comm), "%s", t->comm[0] ? t->comm : comm_of(tl, tid));
+	copy_comm(c->comm, t->comm[0] ? t->comm : comm_of(tl, tid));
 }
 
 /* the previous task of the switch leaves its CPU in 'state' */
@@ -256,8 +265,7 @@ static void on_wakeup(struct timeline *tl, const struct srep_event *ev)
 	t->waker = ev->tid;
 	t->waker_cpu = ev->cpu;
 	w = ev->tid > 0 ? tl_task(tl, ev->tid, ev->pid) : NULL;
-	snprintf(t->waker_comm, sizeof(t->waker_comm), "%s",
-		 w && w->comm[0] ? w->comm : comm_of(tl, ev->tid));
+	copy_comm(t->waker_comm, w && w->comm[0] ? w->comm : comm_of(tl, ev->tid));
 	/* the waker is seen running around the wakeup: the exporter may link them */
 	if (w && w->state == TL_RUNNING && w->since < ev->time && tl->hooks->wakeup)
 		tl->hooks->wakeup(tl->arg, w, t, ev->time);

@@ -46,6 +46,12 @@ sample)
 	./build/schedrep info tests/data/sample-x86_64.data
 	echo
 	./build/schedrep info tests/data/sample-s390x-zstd.data
+	echo
+	# the main job: a timeline of the s390x (big-endian) sample, in the build directory
+	./build/schedrep convert -o build/sample-s390x.json tests/data/sample-s390x-zstd.data
+	./build/schedrep convert -f svg -o build/sample-s390x.svg tests/data/sample-s390x-zstd.data
+	echo "quickstart: open $(pwd)/build/sample-s390x.json in https://ui.perfetto.dev" \
+		"(or chrome://tracing), $(pwd)/build/sample-s390x.svg in a browser"
 	;;
 test)
 	need_packages $BUILD_DEPS $TEST_DEPS

@@ -3,11 +3,11 @@
  * svg.c - a static timeline picture: one lane per CPU (busy or idle) and one
  * per task (running, runnable, sleeping S, blocked D), a time axis, names.
  *
- * The plot is PLOT_W pixel columns wide, and nothing finer than a column is
+ * The plot is one pixel column per 'plot_w', and nothing finer than a column is
  * drawn: each lane sums, for the column being filled, the time spent in each
  * state, paints the column with the state that took most of it, and merges
  * equal neighbouring columns into one rectangle. A lane therefore has at
- * most PLOT_W rectangles however long the trace, and the state kept is one
+ * most plot_w rectangles however long the trace, and the state kept is one
  * column's sums per lane. Lanes come from the task table (the exporter asks
  * for a prescan), so rectangles are written as soon as they are known.
  */
@@ -18,9 +18,11 @@
 #include "emit.h"
 #include "timeline.h"
 
-#define WIDTH		1600
+#define WIDTH		1600	/* default width of the picture (--width) */
+#define WIDTH_MIN	400
+#define WIDTH_MAX	100000
 #define LABEL_W		240	/* names on the left */
-#define PLOT_W		1340	/* columns of the plot */
+#define RIGHT		20	/* margin right of the plot */
 #define TOP		84	/* title, legend and axis above the lanes */
 #define LANE_H		12
 #define BAR_H		10
@@ -53,7 +55,46 @@ struct svg {
 	size_t nr_tids;
 	uint64_t t0, t1;		/* the plotted span, ns */
 	double col_ns;			/* ns per column */
+	int width, plot_w;		/* of the picture; columns of the plot */
 };
+
+/* --width, the format's own option */
+struct svg_opts {
+	int width;
+};
+
+enum { SVG_OPT_WIDTH = 1 };
+
+static const struct srep_export_opt svg_options[] = {
+	{ "width", "<pixels>", "width of the SVG picture (default 1600)", SVG_OPT_WIDTH },
+	{ NULL, NULL, NULL, 0 },
+};
+
+static int svg_opts_new(void **out, struct srep_error *err)
+{
+	struct svg_opts *o = calloc(1, sizeof(*o));
+
+	*out = o;
+	if (!o)
+		return srep_error__set(err, SREP_E_NOMEM, "no memory for options");
+	o->width = WIDTH;
+	return 0;
+}
+
+static int svg_opt(void *opts, int id, const char *arg, struct srep_error *err)
+{
+	struct svg_opts *o = opts;
+	char *end;
+	long v;
+
+	(void)id;	/* the only option */
+	v = strtol(arg, &end, 10);
+	if (*end || end == arg || v < WIDTH_MIN || v > WIDTH_MAX)
+		return srep_error__set(err, SREP_E_INVAL, "'%s': expected a width in pixels, %d to %d",
+				       arg, WIDTH_MIN, WIDTH_MAX);
+	o->width = (int)v;
+	return 0;
+}
 
 /* ---- summing states into columns ---- */
 
@@ -65,7 +106,7 @@ static int32_t col_of(const struct svg *g, double t, bool end)
 
 	if (end && col > 0 && (double)col == c)
 		col--;
-	return col >= PLOT_W ? PLOT_W - 1 : col;
+	return col >= g->plot_w ? g->plot_w - 1 : col;
 }
 
 static void flush_run(struct svg *g, struct lane *l)
@@ -257,7 +298,7 @@ static void span(struct svg *g)
 	g->t1 = g->ctx->to < last ? g->ctx->to : last;
 	if (g->t1 <= g->t0)
 		g->t1 = g->t0 + 1;
-	g->col_ns = (double)(g->t1 - g->t0) / PLOT_W;
+	g->col_ns = (double)(g->t1 - g->t0) / g->plot_w;
 }
 
 static void text(struct svg *g, int x, int y, const char *attrs, const char *s)
@@ -345,7 +386,9 @@ static void stripes(struct svg *g)
 	for (i = 1; i < g->nr_lanes; i += 2) {
 		emit_lit(e, "<rect class=\"z\" x=\"0\" y=\"");
 		emit_u64(e, (uint64_t)g->lanes[i].y);
-		emit_lit(e, "\" width=\"1600\" height=\"12\"/>\n");
+		emit_lit(e, "\" width=\"");
+		emit_u64(e, (uint64_t)g->width);
+		emit_lit(e, "\" height=\"12\"/>\n");
 	}
 }
 
@@ -401,7 +444,9 @@ static void head(struct svg *g)
 	struct emit *e = &g->out;
 
 	emit_lit(e, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1600\" height=\"");
+		 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"");
+	emit_u64(e, (uint64_t)g->width);
+	emit_lit(e, "\" height=\"");
 	emit_u64(e, TOP + g->nr_lanes * LANE_H + BOTTOM);
 	emit_lit(e, "\" font-family=\"sans-serif\" font-size=\"10\">\n<title>schedrep timeline</title>\n"
 		 "<style>.R{fill:#2e7d32}.W{fill:#f9a825}.S{fill:#90caf9}.D{fill:#c62828}"
@@ -419,6 +464,8 @@ static int svg_begin(void **state, const struct srep_export_ctx *ctx, struct sre
 	if (!g || emit_init(&g->out, ctx->out))
 		return srep_error__set(err, SREP_E_NOMEM, "no memory for the picture");
 	g->ctx = ctx;
+	g->width = ctx->opts ? ((const struct svg_opts *)ctx->opts)->width : WIDTH;
+	g->plot_w = g->width - LABEL_W - RIGHT;
 	tl_init(&g->tl, ctx, &svg_hooks, g);
 	span(g);
 	if (make_lanes(g, &tasks)) {
@@ -471,6 +518,10 @@ const struct srep_exporter srep_exporter_svg = {
 	.suffix = ".svg",
 	.summary = "a static timeline picture, one lane per CPU and per task",
 	.flags = SREP_EXPORT_PRESCAN,
+	.options = svg_options,
+	.opts_new = svg_opts_new,
+	.opt = svg_opt,
+	.opts_free = free,
 	.begin = svg_begin,
 	.event = svg_event,
 	.end = svg_end,

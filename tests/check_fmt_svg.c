@@ -167,6 +167,44 @@ START_TEST(hostile_strings)
 }
 END_TEST
 
+/* the format's own option: a narrower picture, the same lanes on fewer columns */
+START_TEST(width_option)
+{
+	struct fixture_opts o = { 0 };
+	struct fixture *fx = tu_scenario(&o, NULL, NULL);
+	char path[4096], *dir = tu_scenario_file(fx, path, sizeof(path)), *out, *server;
+	const struct srep_exporter *x = &srep_exporter_svg;
+	struct srep_error err = { 0 };
+	struct tu_convert c = { 0 };
+	void *opts = NULL;
+	size_t n, i;
+	struct bar *v;
+
+	ck_assert_ptr_nonnull(x->options);
+	ck_assert_str_eq(x->options[0].name, "width");
+	ck_assert_int_eq(x->opts_new(&opts, &err), 0);
+	ck_assert_int_eq(x->opt(opts, x->options[0].id, "80", &err), SREP_E_INVAL);
+	ck_assert_int_eq(x->opt(opts, x->options[0].id, "12x", &err), SREP_E_INVAL);
+	ck_assert_int_eq(x->opt(opts, x->options[0].id, "800", &err), 0);
+	c.opts = opts;
+	out = convert(path, &c);
+	ck_assert_ptr_nonnull(strstr(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"800\""));
+	v = bars(out, &n);
+	for (i = 0; i < n; i++)
+		ck_assert_int_le(v[i].x + v[i].w, 800 - 20);
+	/* 540 columns for 99 ns (5.45 a ns): server runs 20-50 ns, columns 109 (91% of it) to 272 */
+	server = lane(out, "server (100)");
+	ck_assert_str_eq(server, "R:349:164 S:513:65 W:578:98 R:676:66 S:742:38 ");
+	free(server);
+	free(v);
+	free(out);
+	x->opts_free(opts);
+	fixture_free(fx);
+	tu_rmdir(dir);
+	free(dir);
+}
+END_TEST
+
 START_TEST(corpus_pictures)
 {
 	char **files = tu_corpus_sched_files(), *out;
@@ -194,6 +232,7 @@ int main(void)
 
 	tcase_add_test(tc, scenario_golden);
 	tcase_add_test(tc, hostile_strings);
+	tcase_add_test(tc, width_option);
 	suite_add_tcase(s, tc);
 	tcase_set_timeout(corpus, 300);
 	tcase_add_test(corpus, corpus_pictures);

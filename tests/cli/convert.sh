@@ -63,6 +63,35 @@ expect_exit 0 "$SREP_BIN" info "$TMP/x86.schedrep.json"
 grep -q "^file: .*(schedrep-json, file mode)" "$TMP/out" || fail "info on the JSON"
 rm -f "$TMP/x86.schedrep.json"
 
+# a format's own option: offered in --help once, refused for another format
+expect_exit 0 "$SREP_BIN" convert --help
+dups=$(sed -n 's/^    \(-[a-z], \)\{0,1\} *\(--[a-z-]*\).*/\2/p' "$TMP/out" | sort | uniq -d)
+[ -z "$dups" ] || fail "options offered twice in --help: $dups"
+grep -q -- "--width <pixels> *\[svg\]" "$TMP/out" || fail "--help does not offer svg's --width"
+expect_exit 0 "$SREP_BIN" convert -q -f svg --width 900 -o - "$TMP/x86.data"
+grep -q '<svg xmlns="http://www.w3.org/2000/svg" width="900"' "$TMP/out" || fail "--width 900"
+expect_exit 2 "$SREP_BIN" convert --width 900 "$TMP/x86.data"
+grep -q "'--width' is an option of --format svg" "$TMP/err" || fail "--width without -f svg"
+expect_exit 2 "$SREP_BIN" convert -f svg --width 9 "$TMP/x86.data"
+
+# a pipe on stdin is copied when the selection needs the whole task table first
+expect_exit 0 sh -c "cat '$TMP/x86.data' | '$SREP_BIN' convert -q -o - --only 'sched-*' -"
+cp "$TMP/out" "$TMP/piped.json"
+expect_exit 0 "$SREP_BIN" convert -q -o - --only 'sched-*' "$TMP/x86.data"
+cmp -s "$TMP/out" "$TMP/piped.json" || fail "--only on a pipe differs from the file"
+rm -f "$TMP/piped.json"
+pipe="$CORPUS/emulated/s390x-pipe.data"
+if [ -f "$pipe" ]; then
+	expect_exit 0 sh -c "cat '$pipe' | '$SREP_BIN' convert -q -f json -o - -"
+	cp "$TMP/out" "$TMP/piped.json"
+	expect_exit 0 "$SREP_BIN" convert -q -f json -o - "$pipe"
+	# the same but for the path the first line names
+	sed '1s|"path":"[^"]*"||' "$TMP/out" >"$TMP/a"
+	sed '1s|"path":"[^"]*"||' "$TMP/piped.json" >"$TMP/b"
+	cmp -s "$TMP/a" "$TMP/b" || fail "a big-endian pipe-mode stream on stdin converts differently"
+	rm -f "$TMP/a" "$TMP/b" "$TMP/piped.json"
+fi
+
 # usage errors: exit 2, one message and the usage line
 for bad in "--format nope" "--only tid:x" "--time 2,1" "--time soon," "--output"; do
 	# shellcheck disable=SC2086

@@ -163,12 +163,13 @@ static void task_slice(void *arg, const struct tl_task *t, uint64_t end)
 		}
 		break;
 	case TL_RUNNABLE:
-		if (slice(p, t->waker >= 0 ? "Runnable" : "Runnable (preempted)", true, t->pid, t->tid,
+		if (slice(p, t->woken ? "Runnable" : "Runnable (preempted)", true, t->pid, t->tid,
 			  t->since, end)) {
 			arg_int(p, "wait_ns", (int64_t)(end - t->since), true);
-			if (t->waker >= 0) {
-				who_is(who, t->waker ? t->waker_comm : "idle/irq", t->waker);
-				arg_str(p, "woken_by", who, false);
+			if (t->woken) {
+				if (t->waker >= 0)
+					who_is(who, t->waker ? t->waker_comm : "idle/irq", t->waker);
+				arg_str(p, "woken_by", t->waker >= 0 ? who : "unknown", false);
 				arg_int(p, "waker_cpu", t->waker_cpu, false);
 			}
 			tail(p, true);

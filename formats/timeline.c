@@ -235,6 +235,7 @@ static void stop(struct timeline *tl, const struct srep_event *ev, char state)
 		return;			/* dead: nothing more to show */
 	if (state == 'R' || (ev->flags & SREP_EVF_PREEMPT)) {
 		t->state = TL_RUNNABLE;
+		t->woken = false;
 		t->waker = t->waker_cpu = -1;
 		return;
 	}
@@ -262,7 +263,8 @@ static void on_wakeup(struct timeline *tl, const struct srep_event *ev)
 		return;			/* sched_wakeup after sched_waking: woken already */
 	task_close(tl, t, ev->time);
 	t->state = TL_RUNNABLE;
-	t->waker = ev->tid;
+	t->woken = true;
+	t->waker = ev->tid;		/* -1 when the sample did not say (an exiting task) */
 	t->waker_cpu = ev->cpu;
 	w = ev->tid > 0 ? tl_task(tl, ev->tid, ev->pid) : NULL;
 	copy_comm(t->waker_comm, w && w->comm[0] ? w->comm : comm_of(tl, ev->tid));

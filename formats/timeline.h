@@ -24,7 +24,8 @@ struct tl_task {
 	uint64_t since;			/* start of the open interval */
 	int32_t cpu;			/* running: where */
 	int32_t prio;			/* running: INT32_MIN unknown */
-	int32_t waker, waker_cpu;	/* runnable: who woke it, -1 preempted or unknown */
+	bool woken;			/* runnable: by a wakeup (else preempted) */
+	int32_t waker, waker_cpu;	/* woken: by whom (0 idle or an interrupt), -1 unknown */
 	char waker_comm[SREP_COMM_MAX];
 	char letter;			/* sleeping: the state letter (S, D, I, T, t, P, ?) */
 	bool exited;

@@ -11,6 +11,7 @@
  * word size and container; the corpus traces with scheduler data are all
  * converted, and the emulated boards' messaging runs compared.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -517,6 +518,214 @@ START_TEST(cross_architecture)
 }
 END_TEST
 
+/* ---- agreement with perf sched timehist ---- */
+
+enum { K_RUN, K_WOKEN, K_PREEMPTED, K_OTHER };
+
+struct run {				/* a Running slice, or a timehist line */
+	int32_t tid;
+	int64_t end_us, run_us;		/* truncated to us, as timehist prints */
+	int prev_kind;			/* the slice before it on the thread */
+	int64_t prev_us;
+	int64_t wait_us, delay_us;	/* timehist's columns */
+	bool lost;			/* timehist lost the task (":236[236]"): no wait, delay */
+	bool used;
+};
+
+static int cmp_run(const void *a, const void *b)
+{
+	const struct run *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->end_us != y->end_us)
+		return x->end_us < y->end_us ? -1 : 1;
+	return x->run_us < y->run_us ? -1 : x->run_us > y->run_us;
+}
+
+/* our Running slices of at least 1 us, with the slice each follows on its thread */
+static struct run *our_runs(const cJSON *root, size_t *n)
+{
+	struct { int32_t tid; int kind; int64_t start, end; } *last = NULL;
+	size_t nr_last = 0, i;
+	struct run *v = NULL;
+	const cJSON *ev;
+
+	*n = 0;
+	cJSON_ArrayForEach(ev, cJSON_GetObjectItem(root, "traceEvents")) {
+		const char *name = str_of(ev, "name");
+		int32_t tid = (int32_t)num_of(ev, "tid");
+		int64_t start = llround(num_of(ev, "ts") * 1000), end = start + llround(num_of(ev, "dur") * 1000);
+		int kind = !strcmp(name, "Running") ? K_RUN : !strcmp(name, "Runnable") ? K_WOKEN :
+			   !strcmp(name, "Runnable (preempted)") ? K_PREEMPTED : K_OTHER;
+
+		if (strcmp(str_of(ev, "ph"), "X") || num_of(ev, "pid") == CPUS_PID)
+			continue;
+		/* slices of a thread come out in time order: the last one seen precedes this */
+		for (i = 0; i < nr_last && last[i].tid != tid; i++)
+			;
+		if (i == nr_last) {
+			last = tu_grow(last, nr_last, sizeof(*last));
+			last[nr_last++].tid = tid;
+			last[i].kind = K_OTHER;
+			last[i].end = -1;
+		}
+		if (kind == K_RUN && end - start >= 1000) {
+			v = tu_grow(v, *n, sizeof(*v));
+			v[(*n)++] = (struct run){ tid, end / 1000, (end - start) / 1000,
+				last[i].end == start ? last[i].kind : K_OTHER,
+				(last[i].end - last[i].start) / 1000, 0, 0, false, false };
+		}
+		last[i].kind = kind;
+		last[i].start = start;
+		last[i].end = end;
+	}
+	free(last);
+	return v;
+}
+
+/* "1.234" (s or ms) in units of 1e-6 of it, without floating point */
+static int64_t micro(const char *s)
+{
+	long long ip = 0, frac = 0;
+	int digits = 0;
+	const char *p;
+
+	sscanf(s, "%lld", &ip);
+	p = strchr(s, '.');
+	for (p = p ? p + 1 : ""; *p >= '0' && *p <= '9' && digits < 6; p++, digits++)
+		frac = frac * 10 + (*p - '0');
+	for (; digits < 6; digits++)
+		frac *= 10;
+	return ip * 1000000 + frac;
+}
+
+/* timehist's lines of tasks that ran (run time > 0); *unnamed: lines perf could not name */
+static struct run *timehist_runs(const char *text, size_t *n, size_t *unnamed)
+{
+	struct run *v = NULL, r;
+	char line[512], *nl, *br, *f[3];
+	const char *p;
+	int k;
+
+	*n = *unnamed = 0;
+	for (p = text; *p; p = nl ? nl + 1 : p + strlen(p)) {
+		nl = strchr(p, '\n');
+		snprintf(line, sizeof(line), "%.*s", (int)(nl ? nl - p : (long)strlen(p)), p);
+		/* the three numbers at the end: wait time, sch delay, run time (ms) */
+		for (k = 2; k >= 0; k--) {
+			char *sp = strrchr(line, ' ');
+
+			while (sp && !sp[1]) {
+				*sp = '\0';
+				sp = strrchr(line, ' ');
+			}
+			f[k] = sp ? sp + 1 : NULL;
+			if (sp)
+				*sp = '\0';
+		}
+		br = strstr(line, "] ");
+		if (!f[0] || !br || line[strspn(line, " ")] < '0' || line[strspn(line, " ")] > '9' ||
+		    strstr(br, "<idle>"))
+			continue;
+		br = strrchr(br + 1, '[');
+		if (!br || br[1] < '0' || br[1] > '9') {
+			(*unnamed)++;	/* ":-1[-1]": perf lost the task */
+			continue;
+		}
+		r = (struct run){ .tid = atoi(br + 1), .end_us = micro(line + strspn(line, " ")),
+				  .run_us = micro(f[2]) / 1000, .wait_us = micro(f[0]) / 1000,
+				  .delay_us = micro(f[1]) / 1000, .lost = strstr(line, "  :") != NULL };
+		if (!r.run_us)
+			continue;
+		v = tu_grow(v, *n, sizeof(*v));
+		v[(*n)++] = r;
+	}
+	return v;
+}
+
+/*
+ * Our Runnable slice before a run is perf's scheduling delay: woken, it is
+ * sch delay; preempted, it is the wait time (perf 6.1 then says sch delay 0,
+ * perf 6.12 the wait time again); with neither, perf says 0. For a task
+ * perf lost track of (an exited thread, ":236[236]"), it prints 0 for both.
+ */
+static bool same_wait(const struct run *ours, const struct run *perf)
+{
+	if (perf->lost)
+		return true;
+	switch (ours->prev_kind) {
+	case K_WOKEN:
+		return ours->prev_us == perf->delay_us;
+	case K_PREEMPTED:
+		return ours->prev_us == perf->wait_us &&
+		       (perf->delay_us == 0 || perf->delay_us == perf->wait_us);
+	default:
+		return perf->delay_us == 0;
+	}
+}
+
+START_TEST(timehist_agreement)
+{
+	static const char *const boards[] = { "x86_64", "s390x", "armhf", "arm64", "x86_64-smp4",
+					      "arm64-trixie" };
+	char rel[96], *trace, *hist, *cmd, *text = NULL, *out;
+	struct run *ours, *perf;
+	size_t b, i, j, no, np, unnamed, extra;
+	cJSON *root;
+
+	if (!tu_corpus_dir())
+		TU_SKIP("no corpus at %s/../shared/corpus", SREP_TOP_SRCDIR);
+	if (!tu_have_program("xz"))
+		TU_SKIP("xz not installed: perf's timehist outputs cannot be read");
+	for (b = 0; b < sizeof(boards) / sizeof(boards[0]); b++) {
+		snprintf(rel, sizeof(rel), "emulated/%s-messaging.data", boards[b]);
+		trace = tu_corpus_path(rel);
+		snprintf(rel, sizeof(rel), "emulated/%s-messaging.timehist.txt.xz", boards[b]);
+		hist = tu_corpus_path(rel);
+		ck_assert_int_ge(asprintf(&cmd, "xz -dc '%s'", hist), 0);
+		ck_assert_int_eq(tu_run(cmd, &text), 0);
+		out = convert(trace, NULL);
+		root = checked(out, trace);
+		ours = our_runs(root, &no);
+		perf = timehist_runs(text, &np, &unnamed);
+		qsort(ours, no, sizeof(*ours), cmp_run);
+		for (i = 0; i < np; i++) {
+			struct run *lo = bsearch(&perf[i], ours, no, sizeof(*ours), cmp_run);
+
+			/* equal keys can repeat (a stalled emulated clock): any unused one that agrees */
+			while (lo && lo > ours && !cmp_run(lo - 1, &perf[i]))
+				lo--;
+			for (j = lo ? (size_t)(lo - ours) : no; j < no && !cmp_run(&ours[j], &perf[i]); j++) {
+				if (!ours[j].used && same_wait(&ours[j], &perf[i]))
+					break;
+			}
+			tu_check(j < no && !cmp_run(&ours[j], &perf[i]), "%s: timehist's run of tid %d "
+				 "ending at %lld us (%lld us, wait %lld, delay %lld) is not ours", boards[b],
+				 perf[i].tid, (long long)perf[i].end_us, (long long)perf[i].run_us,
+				 (long long)perf[i].wait_us, (long long)perf[i].delay_us);
+			ours[j].used = true;
+		}
+		for (i = 0, extra = 0; i < no; i++)
+			extra += !ours[i].used;
+		fprintf(stderr, "timehist %s: %zu runs agree, %zu more of ours (%zu unnamed in perf)\n",
+			boards[b], np, extra, unnamed);
+		/* ours: runs still open at the end of the trace, and those perf could not name */
+		ck_assert_uint_le(extra, 8 + unnamed);
+		ck_assert_uint_gt(np, 1000);
+		free(ours);
+		free(perf);
+		cJSON_Delete(root);
+		free(out);
+		free(text);
+		text = NULL;
+		free(cmd);
+		free(trace);
+		free(hist);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("fmt_perfetto");
@@ -532,6 +741,7 @@ int main(void)
 	tcase_set_timeout(corpus, 300);
 	tcase_add_test(corpus, corpus_invariants);
 	tcase_add_test(corpus, cross_architecture);
+	tcase_add_test(corpus, timehist_agreement);
 	suite_add_tcase(s, corpus);
 	return tu_run_suite(s);
 }

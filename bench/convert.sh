@@ -24,7 +24,10 @@ RUNS=${RUNS:-5}
 command -v /usr/bin/time >/dev/null || { echo "bench: needs /usr/bin/time (Debian: time)" >&2; exit 2; }
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/schedrep-bench-XXXXXX")
-[ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$WORK"' EXIT
+if [ "${KEEP:-0}" != 1 ]; then
+	trap 'rm -rf "$WORK"' EXIT
+	trap 'rm -rf "$WORK"; exit 130' INT TERM HUP PIPE
+fi
 
 TRACE=${1:-}
 if [ -z "$TRACE" ]; then

@@ -12,9 +12,10 @@ cd "$(dirname "$0")"
 BUILD_DEPS="autoconf automake make gcc pkg-config libtraceevent-dev libdw-dev
 	libcjson-dev check libzstd-dev libprotobuf-c-dev protobuf-c-compiler"
 # what the tests compare against or drive: perf itself, xz for the corpus
-# outputs, xmllint for SVG, hyperfine/time for the bench scripts, crit
-# (criu) to read the CRIU images back
-TEST_DEPS="linux-perf xz-utils zstd libxml2-utils time criu"
+# outputs, xmllint and chromium (headless: renders the SVG and the compare
+# report) for the convert and compare tests, jq for their JSON, crit (criu)
+# to read the CRIU images back, hyperfine/time for the bench scripts
+TEST_DEPS="linux-perf xz-utils zstd libxml2-utils time jq chromium criu"
 
 need_packages() {
 	missing=""
@@ -46,6 +47,12 @@ sample)
 	./build/schedrep info tests/data/sample-x86_64.data
 	echo
 	./build/schedrep info tests/data/sample-s390x-zstd.data
+	echo
+	# the main job: a timeline of the s390x (big-endian) sample, in the build directory
+	./build/schedrep convert -o build/sample-s390x.json tests/data/sample-s390x-zstd.data
+	./build/schedrep convert -f svg -o build/sample-s390x.svg tests/data/sample-s390x-zstd.data
+	echo "quickstart: open $(pwd)/build/sample-s390x.json in https://ui.perfetto.dev" \
+		"(or chrome://tracing), $(pwd)/build/sample-s390x.svg in a browser"
 	;;
 test)
 	need_packages $BUILD_DEPS $TEST_DEPS

@@ -475,8 +475,28 @@ bool tp_decode(const struct tp_event *tpe, enum tp_kind kind, const uint8_t *raw
 int tp_nr_fields(const struct tp_event *tpe);
 int tp_field(const struct tp_event *tpe, const uint8_t *raw, uint32_t raw_size, int idx,
 	     struct srep_field *out);
+/* name, kind, elem_size, elem_signed of field 'idx' without a payload */
+int tp_field_info(const struct tp_event *tpe, int idx, struct srep_field *out);
 int tp_field_by_name(const struct tp_event *tpe, const uint8_t *raw, uint32_t raw_size,
 		     const char *name, struct srep_field *out);
+
+/*
+ * schedrep's lossless JSON (jsonin.c): the same events, fields, tasks and
+ * metadata as the perf.data it was written from.
+ */
+struct jsonin;
+struct jsonin_fields;
+bool jsonin_sniff(struct srep_session *s);			/* the input is JSON */
+int jsonin_open(struct srep_session *s, struct srep_error *err);	/* reads the first line */
+void jsonin_free(struct jsonin *j);
+int jsonin_next(struct srep_session *s, struct srep_error *err);	/* 1: s->ev, 0: end */
+int jsonin_rewind(struct srep_session *s);
+int jsonin_nr_fields(const struct jsonin_fields *jf);
+int jsonin_field(const struct jsonin_fields *jf, int idx, struct srep_field *out);
+int jsonin_field_by_name(const struct jsonin_fields *jf, const char *name,
+			 struct srep_field *out);
+int jsonin_evsel_nr_fields(const struct jsonin *j, size_t idx);
+int jsonin_evsel_field(const struct jsonin *j, size_t idx, int field, struct srep_field *out);
 
 /*
  * records (records.c): read the stream until a record can be delivered in

@@ -305,6 +305,8 @@ static void from_mmap(struct srep_session *s, struct srep_event *ev, const uint8
 	m->addr = srep_get64(b + 8, s->swap);
 	m->len = srep_get64(b + 16, s->swap);
 	m->pgoff = srep_get64(b + 24, s->swap);
+	m->prot = m->flags = 0;		/* MMAP has neither, nor a build id */
+	m->build_id_size = 0;
 	if (type == PERF_RECORD_MMAP2) {
 		if ((misc & PERF_RECORD_MISC_MMAP_BUILD_ID) && b[32] <= 20) {
 			m->build_id_size = b[32];
@@ -358,6 +360,7 @@ static void from_lost(struct srep_session *s, struct srep_event *ev, const uint8
 	ev->kind = SREP_EV_LOST;
 	ev->u.lost = (struct srep_lost){ .samples = type == PERF_RECORD_LOST_SAMPLES };
 	if (ev->u.lost.samples) {
+		ev->u.lost.id = 0;
 		ev->u.lost.lost = srep_get64(b, s->swap);
 	} else {
 		ev->u.lost.id = srep_get64(b, s->swap);

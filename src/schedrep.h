@@ -385,6 +385,18 @@ uint32_t srep_session__evsel_type(const struct srep_session *s, size_t idx);
 uint64_t srep_session__evsel_config(const struct srep_session *s, size_t idx);
 uint64_t srep_session__evsel_sample_type(const struct srep_session *s, size_t idx);
 
+/*
+ * Tracepoint field layout of event description @idx, the same for every
+ * sample of it: srep_session__evsel_field() fills name, kind, elem_size and
+ * elem_signed of field @field (values stay empty), as srep_event__field()
+ * numbers them. Lets a writer describe the fields before the first sample.
+ * The count is 0 for events that are not tracepoints; the call returns 0 or
+ * SREP_E_INVAL. The name lives as long as the session.
+ */
+int srep_session__evsel_nr_fields(const struct srep_session *s, size_t idx);
+int srep_session__evsel_field(const struct srep_session *s, size_t idx, int field,
+			      struct srep_field *out);
+
 /* ---- tasks ---- */
 size_t srep_session__nr_tasks(const struct srep_session *s);
 const struct srep_task *srep_session__task(const struct srep_session *s, size_t idx);

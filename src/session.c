@@ -146,6 +146,13 @@ int srep_session__open(struct srep_session **out, const char *path,
 			snprintf(err->path, sizeof(err->path), "%s", path);
 		goto fail;
 	}
+	if (jsonin_sniff(s)) {
+		ret = jsonin_open(s, err);
+		if (ret)
+			goto fail;
+		*out = s;
+		return 0;
+	}
 	ret = tp_ctx_new(&s->tp, err);
 	if (!ret)
 		ret = header_read(s, err);
@@ -185,6 +192,7 @@ void srep_session__delete(struct srep_session *s)
 		free(s->owned[i]);
 	free(s->owned);
 	tp_ctx_free(s->tp);
+	jsonin_free(s->jin);
 	decomp_free(s->dc);
 	oq_free(&s->q);
 	task_table_free(&s->tasks);
@@ -218,6 +226,14 @@ int srep_session__next_event(struct srep_session *s, const struct srep_event **o
 	bool has_event;
 	int ret;
 
+	if (s->json) {
+		ret = jsonin_next(s, err);
+		if (ret > 0) {
+			count_event(s, &s->ev);
+			*out = &s->ev;
+		}
+		return ret;
+	}
 	for (;;) {
 		if (s->pop_pending) {
 			oq_pop(&s->q);
@@ -239,7 +255,14 @@ int srep_session__next_event(struct srep_session *s, const struct srep_event **o
 
 int srep_session__count(struct srep_session *s, struct srep_error *err)
 {
-	return records_count_all(s, err);
+	const struct srep_event *ev;
+	int ret;
+
+	if (!s->json)
+		return records_count_all(s, err);
+	while ((ret = srep_session__next_event(s, &ev, err)) > 0)
+		;
+	return ret;
 }
 
 int srep_session__rewind(struct srep_session *s, struct srep_error *err)
@@ -249,6 +272,10 @@ int srep_session__rewind(struct srep_session *s, struct srep_error *err)
 	if (!s->in.is_file)
 		return srep_error__set(err, SREP_E_UNSUPPORTED,
 				       "a pipe cannot be read twice (open it with SREP_OPEN_PRESCAN)");
+	if (s->json) {
+		memset(&s->stats, 0, sizeof(s->stats));
+		return jsonin_rewind(s);
+	}
 	records_reset(s);
 	model_reset(s);
 	task_table_reset(&s->tasks);
@@ -276,8 +303,9 @@ const struct srep_stats *srep_session__stats(const struct srep_session *s)
 {
 	struct srep_session *mut = (struct srep_session *)s;
 
-	/* computed on demand: the interval union needs all intervals */
-	mut->stats.lost_time_ns = model_lost_time(mut);
+	/* computed on demand: the interval union needs all intervals (JSON: read, not computed) */
+	if (!s->json)
+		mut->stats.lost_time_ns = model_lost_time(mut);
 	return &s->stats;
 }
 
@@ -320,6 +348,21 @@ uint64_t srep_session__evsel_sample_type(const struct srep_session *s, size_t id
 	return idx < s->nr_evsels ? s->evsels[idx].attr.sample_type : 0;
 }
 
+int srep_session__evsel_nr_fields(const struct srep_session *s, size_t idx)
+{
+	if (s->json)
+		return jsonin_evsel_nr_fields(s->jin, idx);
+	return idx < s->nr_evsels ? tp_nr_fields(s->evsels[idx].tp) : 0;
+}
+
+int srep_session__evsel_field(const struct srep_session *s, size_t idx, int field,
+			      struct srep_field *out)
+{
+	if (s->json)
+		return jsonin_evsel_field(s->jin, idx, field, out);
+	return idx < s->nr_evsels ? tp_field_info(s->evsels[idx].tp, field, out) : SREP_E_INVAL;
+}
+
 static const struct task_table *tasks_of(const struct srep_session *s)
 {
 	return s->has_prescan ? &s->prescanned : &s->tasks;
@@ -346,6 +389,8 @@ int srep_event__nr_fields(const struct srep_event *ev)
 {
 	const struct ev_fields *f = ev->priv;
 
+	if (f && f->jf)
+		return jsonin_nr_fields(f->jf);
 	return f && f->tpe ? tp_nr_fields(f->tpe) : 0;
 }
 
@@ -353,6 +398,8 @@ int srep_event__field(const struct srep_event *ev, int idx, struct srep_field *o
 {
 	const struct ev_fields *f = ev->priv;
 
+	if (f && f->jf)
+		return jsonin_field(f->jf, idx, out);
 	if (!f || !f->tpe)
 		return SREP_E_INVAL;
 	return tp_field(f->tpe, f->raw, f->raw_size, idx, out);
@@ -363,6 +410,8 @@ int srep_event__field_by_name(const struct srep_event *ev, const char *name,
 {
 	const struct ev_fields *f = ev->priv;
 
+	if (f && f->jf)
+		return jsonin_field_by_name(f->jf, name, out);
 	if (!f || !f->tpe)
 		return 0;
 	return tp_field_by_name(f->tpe, f->raw, f->raw_size, name, out);

@@ -704,8 +704,10 @@ int tp_field(const struct tp_event *t, const uint8_t *raw, uint32_t n, int idx,
 	out->name = g->name;
 	out->kind = g->kind;
 	out->str = "";
-	if (g->kind == SREP_FIELD_ARRAY)
+	if (g->kind == SREP_FIELD_ARRAY) {
 		out->elem_size = g->elem_size;
+		out->elem_signed = (g->loc.flags & FL_SIGNED) != 0;
+	}
 	if (!g->loc.size)
 		return 0;	/* a zero-length array ("char data[0]"): empty, not damaged */
 	if (!raw || !fld_region(&g->loc, raw, n, t->swap, &p, &len))
@@ -718,7 +720,6 @@ int tp_field(const struct tp_event *t, const uint8_t *raw, uint32_t n, int idx,
 		break;
 	case SREP_FIELD_ARRAY:
 		out->nr_elems = len / g->elem_size;
-		out->elem_signed = (g->loc.flags & FL_SIGNED) != 0;
 		out->elems = p;
 		out->elems_swap = t->swap;
 		break;
@@ -729,6 +730,24 @@ int tp_field(const struct tp_event *t, const uint8_t *raw, uint32_t n, int idx,
 		else
 			out->u = v;
 		break;
+	}
+	return 0;
+}
+
+int tp_field_info(const struct tp_event *t, int idx, struct srep_field *out)
+{
+	const struct tp_gfield *g;
+
+	if (!t || idx < 0 || idx >= t->nr_fields)
+		return SREP_E_INVAL;
+	g = &t->fields[idx];
+	memset(out, 0, sizeof(*out));
+	out->name = g->name;
+	out->kind = g->kind;
+	out->str = "";
+	if (g->kind == SREP_FIELD_ARRAY) {
+		out->elem_size = g->elem_size;
+		out->elem_signed = (g->loc.flags & FL_SIGNED) != 0;
 	}
 	return 0;
 }

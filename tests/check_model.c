@@ -25,7 +25,7 @@ static void read_fixture(const struct fixture_opts *o, void (*fn)(struct fixture
 	struct srep_session *s = NULL;
 	struct srep_error err = { 0 };
 	uint8_t *buf = NULL;
-	size_t len;
+	size_t len = 0;
 
 	ck_assert_ptr_nonnull(fx);
 	fn(fx);

@@ -357,6 +357,130 @@ START_TEST(mmap_fields_are_fresh)
 }
 END_TEST
 
+/* only tracepoint samples have fields: a record after one must not show its fields */
+START_TEST(records_have_no_fields)
+{
+	struct fixture_opts o = { 0 };
+	struct fixture *fx = fixture_new(&o);
+	struct srep_session *s = NULL;
+	struct srep_error err = { 0 };
+	const struct srep_event *ev;
+	struct srep_field f;
+	char path[4096], *dir;
+	int nr_switch = 0, nr_comm = 0;
+
+	ck_assert_ptr_nonnull(fx);
+	fixture_comm(fx, T0, 0, 42, 42, "a", false);
+	fixture_switch(fx, T0 + 10, 0, "a", 42, 120, FIXTURE_STATE_S, "swapper/0", 0, 120);
+	fixture_comm(fx, T0 + 20, 0, 42, 42, "b", false);
+	dir = write_trace(fx, NULL, path, sizeof(path));
+	ck_assert_int_eq(srep_session__open(&s, path, NULL, &err), 0);
+	while (srep_session__next_event(s, &ev, &err) > 0) {
+		if (ev->kind == SREP_EV_SWITCH) {
+			nr_switch++;
+			ck_assert_int_gt(srep_event__nr_fields(ev), 0);
+			continue;
+		}
+		nr_comm++;
+		ck_assert_int_eq(srep_event__nr_fields(ev), 0);
+		ck_assert_int_ne(srep_event__field(ev, 0, &f), 0);
+		ck_assert_int_eq(srep_event__field_by_name(ev, "prev_comm", &f), 0);
+	}
+	ck_assert_int_eq(nr_switch, 1);
+	ck_assert_int_eq(nr_comm, 2);
+	srep_session__delete(s);
+	fixture_free(fx);
+	tu_rmdir(dir);
+	free(dir);
+}
+END_TEST
+
+/* a record sets every field of its kind: nothing is left from the event before */
+START_TEST(records_leave_nothing_behind)
+{
+	struct fixture_opts o = { 0 };
+	struct fixture *fx = fixture_new(&o);
+	struct srep_session *s = NULL;
+	struct srep_error err = { 0 };
+	const struct srep_event *ev;
+	char path[4096], *dir;
+	int cyc, losts = 0, mmaps = 0;
+
+	ck_assert_ptr_nonnull(fx);
+	cyc = fixture_add_event(fx, 1, 0, 0);
+	fixture_lost(fx, cyc, T0 + 20, 0, 3);
+	fixture_lost_samples(fx, cyc, T0 + 30, 0, 4);
+	dir = write_trace(fx, NULL, path, sizeof(path));
+	ck_assert_int_eq(srep_session__open(&s, path, NULL, &err), 0);
+	while (srep_session__next_event(s, &ev, &err) > 0) {
+		if (ev->kind == SREP_EV_LOST && ev->u.lost.samples) {
+			losts++;
+			ck_assert_uint_eq(ev->u.lost.lost, 4);
+			ck_assert_uint_eq(ev->u.lost.id, 0);	/* LOST_SAMPLES has none */
+		}
+	}
+	ck_assert_int_eq(losts, 1);
+	srep_session__delete(s);
+	/* the s390x sample's kernel map is an old-style MMAP record: no prot, flags, build id */
+	snprintf(path, sizeof(path), "%s/tests/data/sample-s390x-zstd.data", SREP_TOP_SRCDIR);
+	ck_assert_int_eq(srep_session__open(&s, path, NULL, &err), 0);
+	while (srep_session__next_event(s, &ev, &err) > 0) {
+		if (ev->kind != SREP_EV_MMAP || strncmp(ev->u.mmap.filename, "[kernel.kallsyms]", 17) ||
+		    ev->u.mmap.pid != -1)
+			continue;
+		mmaps++;
+		ck_assert_uint_eq(ev->u.mmap.prot, 0);
+		ck_assert_uint_eq(ev->u.mmap.flags, 0);
+		ck_assert_uint_eq(ev->u.mmap.build_id_size, 0);
+	}
+	ck_assert_int_eq(mmaps, 1);
+	srep_session__delete(s);
+	fixture_free(fx);
+	tu_rmdir(dir);
+	free(dir);
+}
+END_TEST
+
+/* the layout an event description announces is the one its samples have */
+START_TEST(evsel_field_layout)
+{
+	struct fixture_opts o = combo(_i);
+	struct fixture *fx = fixture_new(&o);
+	struct srep_session *s = NULL;
+	struct srep_error err = { 0 };
+	const struct srep_event *ev;
+	struct srep_field a, b;
+	char path[4096], *dir;
+	int i, n, checked = 0;
+
+	ck_assert_ptr_nonnull(fx);
+	scenario(fx, fixture_add_event(fx, 1, 0, PERF_SAMPLE_CALLCHAIN));
+	dir = write_trace(fx, NULL, path, sizeof(path));
+	ck_assert_int_eq(srep_session__open(&s, path, NULL, &err), 0);
+	while (srep_session__next_event(s, &ev, &err) > 0) {
+		n = srep_session__evsel_nr_fields(s, (size_t)ev->evsel);
+		ck_assert_int_eq(n, ev->evsel < 0 ? 0 : srep_event__nr_fields(ev));
+		for (i = 0; i < n; i++) {
+			ck_assert_int_eq(srep_session__evsel_field(s, (size_t)ev->evsel, i, &a), 0);
+			ck_assert_int_eq(srep_event__field(ev, i, &b), 0);
+			ck_assert_str_eq(a.name, b.name);
+			ck_assert_int_eq(a.kind, b.kind);
+			ck_assert_uint_eq(a.elem_size, b.elem_size);
+			ck_assert_int_eq(a.elem_signed, b.elem_signed);
+			checked++;
+		}
+		ck_assert_int_eq(srep_session__evsel_field(s, (size_t)ev->evsel, n, &a), SREP_E_INVAL);
+	}
+	ck_assert_int_gt(checked, 50);
+	ck_assert_int_eq(srep_session__evsel_nr_fields(s, 9999), 0);
+	srep_session__delete(s);
+	fixture_free(fx);
+	tu_rmdir(dir);
+	free(dir);
+}
+END_TEST
+
+
 int main(void)
 {
 	Suite *s = suite_create("reader");
@@ -364,6 +488,9 @@ int main(void)
 
 	tcase_add_loop_test(tc, every_combination, 0, NR_COMBOS);
 	tcase_add_test(tc, mmap_fields_are_fresh);
+	tcase_add_test(tc, records_have_no_fields);
+	tcase_add_test(tc, records_leave_nothing_behind);
+	tcase_add_loop_test(tc, evsel_field_layout, 0, 64);
 	tcase_add_loop_test(tc, prescan_tables_every_task, 0, 8);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("time span");

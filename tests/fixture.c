@@ -1494,6 +1494,8 @@ int fixture_write_mem(struct fixture *fx, uint8_t **buf, size_t *len, struct fix
 	struct feat f[MAX_FEATS];
 	int nr = 0, ret = -1;
 
+	*buf = NULL;		/* defined on failure too: callers assert, then free */
+	*len = 0;
 	w.data.be = w.piece.be = fx->o.big_endian;
 	info_init(&w);
 	if (fx->failed || build_stream(&w) < 0 || build_features(&w, f, &nr) < 0)

@@ -72,6 +72,8 @@ char *tu_read_file(const char *path, size_t *len)
 	char *buf = NULL;
 	size_t cap = 0, n = 0, r;
 
+	if (len)
+		*len = 0;
 	if (!f)
 		return NULL;
 	do {

@@ -15,6 +15,7 @@ const struct cli_cmd cli_commands[] = {
 	{ "info", cmd_info, "what is in a trace: header facts, record and event counts" },
 	{ "compare", cmd_compare, "compare two traces: per task, per CPU, whole workload" },
 	{ "callchains", cmd_callchains, "symbolized callchains, as perf script prints them" },
+	{ "convert", cmd_convert, "a timeline for Perfetto, lossless JSON or an SVG picture" },
 	{ NULL, NULL, NULL },
 };
 

@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * emit.c - the buffered text writer of the exporters (see emit.h for why
+ * it exists beside stdio).
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "emit.h"
+
+static const char hexdigits[] = "0123456789abcdef";
+
+int emit_init(struct emit *e, FILE *f)
+{
+	memset(e, 0, sizeof(*e));
+	e->f = f;
+	e->buf = malloc(EMIT_BUF_SIZE);
+	if (!e->buf) {
+		e->failed = true;
+		return -1;
+	}
+	return 0;
+}
+
+void emit_drain(struct emit *e)
+{
+	if (e->failed || !e->len)
+		return;
+	if (fwrite(e->buf, 1, e->len, e->f) != e->len) {
+		e->failed = true;
+		e->err_no = errno;
+	}
+	e->len = 0;
+}
+
+int emit_flush(struct emit *e)
+{
+	emit_drain(e);
+	if (!e->failed && fflush(e->f)) {
+		e->failed = true;
+		e->err_no = errno;
+	}
+	return e->failed ? -1 : 0;
+}
+
+void emit_free(struct emit *e)
+{
+	free(e->buf);
+	e->buf = NULL;
+}
+
+/* ---- numbers ---- */
+
+/* digits of v, written backwards from 'end'; returns the first digit */
+static char *u64_digits(char *end, uint64_t v)
+{
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
+	char *p = end;
+
+	while (v >= 100) {
+		unsigned r = (unsigned)(v % 100);
+
+		v /= 100;
+		*--p = pairs[2 * r + 1];
+		*--p = pairs[2 * r];
+	}
+	if (v >= 10) {
+		*--p = pairs[2 * v + 1];
+		*--p = pairs[2 * v];
+	} else {
+		*--p = (char)('0' + v);
+	}
+	return p;
+}
+
+void emit_u64(struct emit *e, uint64_t v)
+{
+	char tmp[48], *end = tmp + 24, *p = u64_digits(end, v), *out = emit_room(e, 24);
+
+	/* a fixed 24-byte copy (inlined) from tmp: the room is there, the tail is ignored */
+	if (!out)
+		return;
+	memcpy(out, p, 24);
+	e->len += (size_t)(end - p);
+}
+
+void emit_i64(struct emit *e, int64_t v)
+{
+	if (v < 0) {
+		emit_char(e, '-');
+		emit_u64(e, (uint64_t)0 - (uint64_t)v);
+		return;
+	}
+	emit_u64(e, (uint64_t)v);
+}
+
+void emit_hex(struct emit *e, uint64_t v)
+{
+	char tmp[20], *p = tmp + sizeof(tmp);
+
+	do {
+		*--p = hexdigits[v & 0xf];
+		v >>= 4;
+	} while (v);
+	*--p = 'x';
+	*--p = '0';
+	emit_raw(e, p, (size_t)(tmp + sizeof(tmp) - p));
+}
+
+void emit_us(struct emit *e, uint64_t ns)
+{
+	char tmp[32], *end = tmp + sizeof(tmp), *p;
+	unsigned frac = (unsigned)(ns % 1000);
+
+	end[-1] = (char)('0' + frac % 10);
+	end[-2] = (char)('0' + frac / 10 % 10);
+	end[-3] = (char)('0' + frac / 100);
+	end[-4] = '.';
+	p = u64_digits(end - 4, ns / 1000);
+	emit_raw(e, p, (size_t)(end - p));
+}
+
+/* ---- UTF-8 ---- */
+
+/* length of the well-formed UTF-8 sequence at s (1..4), 0 if there is none */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+	unsigned char c = s[0];
+	size_t len, i;
+	uint32_t cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		len = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		len = 4, cp = c & 0x07;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* overlong forms, UTF-16 surrogates, beyond Unicode */
+	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return len;
+}
+
+bool utf8_valid(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, k;
+
+	while (i < n) {
+		if (p[i] < 0x80) {
+			i++;
+			continue;
+		}
+		k = utf8_seq(p + i, n - i);
+		if (!k)
+			return false;
+		i += k;
+	}
+	return true;
+}
+
+/* ---- JSON strings ---- */
+
+static const char replacement[] = "\xef\xbf\xbd";	/* U+FFFD */
+
+/* the escape of an ASCII byte, or NULL when it goes as it is */
+static const char *json_escape(unsigned char c, char buf[8])
+{
+	switch (c) {
+	case '"':  return "\\\"";
+	case '\\': return "\\\\";
+	case '\n': return "\\n";
+	case '\t': return "\\t";
+	case '\r': return "\\r";
+	case '\b': return "\\b";
+	case '\f': return "\\f";
+	default:
+		if (c >= 0x20)
+			return NULL;
+		buf[0] = '\\', buf[1] = 'u', buf[2] = '0', buf[3] = '0';
+		buf[4] = hexdigits[c >> 4], buf[5] = hexdigits[c & 0xf], buf[6] = '\0';
+		return buf;
+	}
+}
+
+/* the body of a JSON string; invalid sequences replaced */
+static void json_body(struct emit *e, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	const char *esc;
+	char buf[8];
+	size_t i = 0, run = 0, k;
+
+	while (i < n) {
+		if (p[i] >= 0x80) {
+			k = utf8_seq(p + i, n - i);
+			if (k) {
+				i += k;
+				continue;
+			}
+			emit_raw(e, s + run, i - run);
+			emit_raw(e, replacement, 3);
+			run = ++i;
+			continue;
+		}
+		esc = json_escape(p[i], buf);
+		if (!esc) {
+			i++;
+			continue;
+		}
+		emit_raw(e, s + run, i - run);
+		emit_cstr(e, esc);
+		run = ++i;
+	}
+	emit_raw(e, s + run, i - run);
+}
+
+/* printable ASCII without quote or backslash: the common comm, copied as it is */
+static bool plain(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (p[i] < 0x20 || p[i] >= 0x7f || p[i] == '"' || p[i] == '\\')
+			return false;
+	}
+	return true;
+}
+
+static void quoted(struct emit *e, const char *s, size_t n)
+{
+	char *p = emit_room(e, n + 2);
+
+	if (!p || n + 2 > EMIT_BUF_SIZE / 2) {
+		emit_char(e, '"');
+		emit_raw(e, s, n);
+		emit_char(e, '"');
+		return;
+	}
+	p[0] = '"';
+	memcpy(p + 1, s, n);
+	p[n + 1] = '"';
+	e->len += n + 2;
+}
+
+void emit_json_str(struct emit *e, const char *s, size_t n)
+{
+	if (plain(s, n)) {
+		quoted(e, s, n);
+		return;
+	}
+	emit_char(e, '"');
+	json_body(e, s, n);
+	emit_char(e, '"');
+}
+
+bool emit_json_str_exact(struct emit *e, const char *s, size_t n)
+{
+	if (plain(s, n)) {
+		quoted(e, s, n);
+		return true;
+	}
+	if (!utf8_valid(s, n))
+		return false;
+	emit_char(e, '"');
+	json_body(e, s, n);
+	emit_char(e, '"');
+	return true;
+}
+
+/* ---- XML text ---- */
+
+void emit_xml_str(struct emit *e, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	const char *esc;
+	size_t i = 0, run = 0, k;
+
+	while (i < n) {
+		unsigned char c = p[i];
+
+		if (c >= 0x80) {
+			k = utf8_seq(p + i, n - i);
+			if (k) {
+				i += k;
+				continue;
+			}
+			esc = replacement;
+		} else if (c == '<') {
+			esc = "&lt;";
+		} else if (c == '>') {
+			esc = "&gt;";
+		} else if (c == '&') {
+			esc = "&amp;";
+		} else if (c == '"') {
+			esc = "&quot;";
+		} else if (c == '\'') {
+			esc = "&apos;";
+		} else if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
+			esc = replacement;	/* not even &#1; is allowed in XML 1.0 */
+		} else {
+			i++;
+			continue;
+		}
+		emit_raw(e, s + run, i - run);
+		emit_cstr(e, esc);
+		run = ++i;
+	}
+	emit_raw(e, s + run, i - run);
+}

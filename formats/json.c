@@ -1,0 +1,600 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * json.c - the lossless event model as JSON Lines (docs/json-format.md):
+ * a first line with the metadata, the event descriptions and the task
+ * table, one line per event with every field of struct srep_event and every
+ * tracepoint field, and a closing line with the counts. src/jsonin.c reads
+ * it back into the very same events.
+ *
+ * Written with the streaming writer of emit.c rather than cJSON: a DOM per
+ * event would cost an allocation per field on the hottest path. The tests
+ * parse every output with cJSON.
+ *
+ * Two rules keep it lossless: integers beyond 2^53, which JSON parsers hold
+ * as doubles, are written as strings; and byte strings that are not UTF-8
+ * are written as {"hex": "..."}.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "exporter.h"
+#include "emit.h"
+
+#define JSON_SAFE_INT (1ull << 53)	/* doubles hold every integer up to here */
+
+struct jw {
+	const struct srep_export_ctx *ctx;
+	struct emit out;
+	uint64_t events;
+};
+
+/* ---- values ---- */
+
+static void put_uint(struct emit *e, uint64_t v)
+{
+	if (v <= JSON_SAFE_INT) {
+		emit_u64(e, v);
+		return;
+	}
+	emit_char(e, '"');
+	emit_u64(e, v);
+	emit_char(e, '"');
+}
+
+static void put_int(struct emit *e, int64_t v)
+{
+	if (v >= -(int64_t)JSON_SAFE_INT && v <= (int64_t)JSON_SAFE_INT) {
+		emit_i64(e, v);
+		return;
+	}
+	emit_char(e, '"');
+	emit_i64(e, v);
+	emit_char(e, '"');
+}
+
+static void put_hex(struct emit *e, uint64_t v)
+{
+	emit_char(e, '"');
+	emit_hex(e, v);
+	emit_char(e, '"');
+}
+
+/* bytes: a string when they are UTF-8, else {"hex":"..."} */
+static void put_bytes(struct emit *e, const char *s, size_t n)
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t i;
+
+	if (emit_json_str_exact(e, s, n))
+		return;
+	emit_lit(e, "{\"hex\":\"");
+	for (i = 0; i < n; i++) {
+		emit_char(e, digits[(unsigned char)s[i] >> 4]);
+		emit_char(e, digits[(unsigned char)s[i] & 0xf]);
+	}
+	emit_lit(e, "\"}");
+}
+
+static void put_bool(struct emit *e, bool v)
+{
+	if (v)
+		emit_lit(e, "true");
+	else
+		emit_lit(e, "false");
+}
+
+static void put_cstr(struct emit *e, const char *s)
+{
+	if (s)
+		put_bytes(e, s, strlen(s));
+	else
+		emit_lit(e, "null");
+}
+
+/*
+ * ',"key":' and, for the first key of an object, '"key":'. Keys are
+ * literals pasted at compile time: a strlen and a copy per key showed as 7%
+ * of a conversion's profile.
+ */
+#define KEY(e, k)	emit_lit(e, ",\"" k "\":")
+#define KEY1(e, k)	emit_lit(e, "\"" k "\":")
+#define KU(e, k, v)	(KEY(e, k), put_uint(e, v))
+#define KI(e, k, v)	(KEY(e, k), put_int(e, v))
+#define KS(e, k, v)	(KEY(e, k), put_cstr(e, v))
+#define KB(e, k, v)	(KEY(e, k), put_bool(e, v))
+
+static void put_strings(struct emit *e, const char *const *v, int n)
+{
+	int i;
+
+	if (!v) {
+		emit_lit(e, "null");
+		return;
+	}
+	emit_char(e, '[');
+	for (i = 0; i < n; i++) {
+		if (i)
+			emit_char(e, ',');
+		put_cstr(e, v[i]);
+	}
+	emit_char(e, ']');
+}
+
+/* ---- the first line ---- */
+
+static void put_meta(struct emit *e, const struct srep_meta *m)
+{
+	int i;
+
+	KEY1(e, "path");
+	put_cstr(e, m->path);
+	KS(e, "format", m->format);
+	KB(e, "pipe_mode", m->pipe_mode);
+	KB(e, "big_endian", m->big_endian);
+	KI(e, "word_size", m->word_size);
+	KI(e, "magic_version", m->magic_version);
+	KU(e, "attr_size", m->attr_size);
+	KU(e, "data_offset", m->data_offset);
+	KU(e, "data_size", m->data_size);
+	KEY(e, "features");
+	for (i = 0; i < 4; i++) {
+		emit_char(e, i ? ',' : '[');
+		put_uint(e, m->features[i]);
+	}
+	emit_char(e, ']');
+	KS(e, "hostname", m->hostname);
+	KS(e, "osrelease", m->osrelease);
+	KS(e, "perf_version", m->perf_version);
+	KS(e, "arch", m->arch);
+	KS(e, "cpudesc", m->cpudesc);
+	KS(e, "cpuid", m->cpuid);
+	KI(e, "nr_cpus_avail", m->nr_cpus_avail);
+	KI(e, "nr_cpus_online", m->nr_cpus_online);
+	KI(e, "total_mem_kb", m->total_mem_kb);
+	KEY(e, "cmdline");
+	put_strings(e, m->cmdline, m->nr_cmdline);
+	KI(e, "clockid", m->clockid);
+	KI(e, "clock_res_ns", m->clock_res_ns);
+	KB(e, "has_clock_data", m->has_clock_data);
+	KU(e, "clock_wall_ns", m->clock_wall_ns);
+	KU(e, "clock_ref_ns", m->clock_ref_ns);
+	KB(e, "has_sample_time", m->has_sample_time);
+	KU(e, "sample_time_first", m->sample_time_first);
+	KU(e, "sample_time_last", m->sample_time_last);
+	KB(e, "compressed", m->compressed);
+	KU(e, "comp_type", m->comp_type);
+	KU(e, "comp_level", m->comp_level);
+	KU(e, "comp_ratio", m->comp_ratio);
+	KU(e, "comp_mmap_len", m->comp_mmap_len);
+	KEY(e, "core_siblings");
+	put_strings(e, m->core_siblings, m->nr_core_siblings);
+	KEY(e, "thread_siblings");
+	put_strings(e, m->thread_siblings, m->nr_thread_siblings);
+	KB(e, "has_tracing", m->has_tracing);
+	KI(e, "tracing_long_size", m->tracing_long_size);
+	KI(e, "tracing_page_size", m->tracing_page_size);
+	KB(e, "tracing_big_endian", m->tracing_big_endian);
+	KS(e, "tracing_version", m->tracing_version);
+}
+
+static const char *const field_kinds[] = { "int", "uint", "str", "array" };
+
+static void put_evsel(struct emit *e, const struct srep_session *s, size_t idx)
+{
+	struct srep_field f;
+	int i, n = srep_session__evsel_nr_fields(s, idx);
+
+	KEY1(e, "name");
+	put_cstr(e, srep_session__evsel_name(s, idx));
+	KU(e, "type", srep_session__evsel_type(s, idx));
+	KU(e, "config", srep_session__evsel_config(s, idx));
+	KU(e, "sample_type", srep_session__evsel_sample_type(s, idx));
+	KEY(e, "fields");
+	emit_char(e, '[');
+	for (i = 0; i < n && srep_session__evsel_field(s, idx, i, &f) == 0; i++) {
+		emit_cstr(e, i ? ",{" : "{");
+		KEY1(e, "name");
+		put_cstr(e, f.name);
+		KS(e, "kind", field_kinds[f.kind]);
+		if (f.kind == SREP_FIELD_ARRAY) {
+			KU(e, "elem_size", f.elem_size);
+			KB(e, "elem_signed", f.elem_signed);
+		}
+		emit_char(e, '}');
+	}
+	emit_char(e, ']');
+}
+
+static void put_task(struct emit *e, const struct srep_task *t)
+{
+	size_t i;
+	uint64_t time;
+	const char *comm;
+
+	KEY1(e, "tid");
+	put_int(e, srep_task__tid(t));
+	KI(e, "pid", srep_task__pid(t));
+	KI(e, "ppid", srep_task__ppid(t));
+	KI(e, "ptid", srep_task__ptid(t));
+	KU(e, "first_seen", srep_task__first_seen(t));
+	KU(e, "last_seen", srep_task__last_seen(t));
+	KU(e, "fork_time", srep_task__fork_time(t));
+	KU(e, "exit_time", srep_task__exit_time(t));
+	KEY(e, "comms");
+	emit_char(e, '[');
+	for (i = 0; i < srep_task__nr_comms(t); i++) {
+		comm = srep_task__comm_at(t, i, &time);
+		emit_cstr(e, i ? ",[" : "[");
+		put_uint(e, time);
+		emit_char(e, ',');
+		put_cstr(e, comm);
+		emit_char(e, ']');
+	}
+	emit_char(e, ']');
+}
+
+static void put_header(struct jw *w)
+{
+	const struct srep_session *s = w->ctx->session;
+	struct emit *e = &w->out;
+	size_t i, n = srep_session__nr_tasks(s);
+	bool first = true;
+
+	emit_lit(e, "{\"format\":\"schedrep-events\",\"version\":1,\"meta\":{");
+	put_meta(e, srep_session__meta(s));
+	emit_lit(e, "},\"evsels\":[");
+	for (i = 0; i < srep_session__nr_evsels(s); i++) {
+		emit_cstr(e, i ? ",{" : "{");
+		put_evsel(e, s, i);
+		emit_char(e, '}');
+	}
+	emit_lit(e, "],\"tasks\":[");
+	for (i = 0; i < n; i++) {
+		const struct srep_task *t = srep_session__task(s, i);
+
+		if (w->ctx->sel && !srep_selection__has_task(w->ctx->sel, t))
+			continue;
+		emit_cstr(e, first ? "{" : ",{");
+		first = false;
+		put_task(e, t);
+		emit_char(e, '}');
+	}
+	emit_lit(e, "]}\n");
+}
+
+/* ---- events ---- */
+
+/* a fixed comm array: the bytes before its NUL */
+static void put_comm(struct emit *e, const char comm[SREP_COMM_MAX])
+{
+	const char *nul = memchr(comm, '\0', SREP_COMM_MAX);
+
+	put_bytes(e, comm, nul ? (size_t)(nul - comm) : SREP_COMM_MAX);
+}
+
+#define KC(e, k, v)	(KEY(e, k), put_comm(e, v))
+
+static void put_switch(struct emit *e, const struct srep_switch *sw)
+{
+	char state[2] = { sw->prev_state, '\0' };
+
+	KEY1(e, "prev_pid");
+	put_int(e, sw->prev_pid);
+	KI(e, "prev_tid", sw->prev_tid);
+	KI(e, "next_pid", sw->next_pid);
+	KI(e, "next_tid", sw->next_tid);
+	KI(e, "prev_prio", sw->prev_prio);
+	KI(e, "next_prio", sw->next_prio);
+	KEY(e, "prev_state");
+	put_bytes(e, state, 1);
+	KC(e, "prev_comm", sw->prev_comm);
+	KC(e, "next_comm", sw->next_comm);
+}
+
+static void put_union(struct emit *e, const struct srep_event *ev)
+{
+	static const char *const wake_kinds[] = { "waking", "wakeup", "new" };
+	static const char *const stat_kinds[] = { "runtime", "sleep", "wait", "iowait", "blocked" };
+	const struct srep_mmap *m = &ev->u.mmap;
+	char hex[41];
+	int i;
+
+	switch (ev->kind) {
+	case SREP_EV_SWITCH:
+		put_switch(e, &ev->u.sw);
+		break;
+	case SREP_EV_WAKEUP:
+		KEY1(e, "type");
+		put_cstr(e, (unsigned)ev->u.wake.kind < 3 ? wake_kinds[ev->u.wake.kind] : "?");
+		KI(e, "pid", ev->u.wake.pid);
+		KI(e, "tid", ev->u.wake.tid);
+		KI(e, "prio", ev->u.wake.prio);
+		KI(e, "target_cpu", ev->u.wake.target_cpu);
+		KI(e, "success", ev->u.wake.success);
+		KC(e, "comm", ev->u.wake.comm);
+		break;
+	case SREP_EV_MIGRATE:
+		KEY1(e, "pid");
+		put_int(e, ev->u.migrate.pid);
+		KI(e, "tid", ev->u.migrate.tid);
+		KI(e, "prio", ev->u.migrate.prio);
+		KI(e, "orig_cpu", ev->u.migrate.orig_cpu);
+		KI(e, "dest_cpu", ev->u.migrate.dest_cpu);
+		KC(e, "comm", ev->u.migrate.comm);
+		break;
+	case SREP_EV_FORK:
+		KEY1(e, "parent_pid");
+		put_int(e, ev->u.fork.parent_pid);
+		KI(e, "parent_tid", ev->u.fork.parent_tid);
+		KI(e, "child_pid", ev->u.fork.child_pid);
+		KI(e, "child_tid", ev->u.fork.child_tid);
+		KC(e, "parent_comm", ev->u.fork.parent_comm);
+		KC(e, "child_comm", ev->u.fork.child_comm);
+		break;
+	case SREP_EV_EXEC:
+		KEY1(e, "pid");
+		put_int(e, ev->u.exec.pid);
+		KI(e, "tid", ev->u.exec.tid);
+		KI(e, "old_tid", ev->u.exec.old_tid);
+		KC(e, "comm", ev->u.exec.comm);
+		KS(e, "filename", ev->u.exec.filename);
+		break;
+	case SREP_EV_EXIT:
+	case SREP_EV_FREE:
+		KEY1(e, "pid");
+		put_int(e, ev->u.exit.pid);
+		KI(e, "tid", ev->u.exit.tid);
+		KI(e, "ppid", ev->u.exit.ppid);
+		KI(e, "ptid", ev->u.exit.ptid);
+		KI(e, "prio", ev->u.exit.prio);
+		KC(e, "comm", ev->u.exit.comm);
+		break;
+	case SREP_EV_COMM:
+		KEY1(e, "pid");
+		put_int(e, ev->u.comm.pid);
+		KI(e, "tid", ev->u.comm.tid);
+		KC(e, "comm", ev->u.comm.comm);
+		break;
+	case SREP_EV_STAT:
+		KEY1(e, "type");
+		put_cstr(e, (unsigned)ev->u.stat.kind < 5 ? stat_kinds[ev->u.stat.kind] : "?");
+		KI(e, "pid", ev->u.stat.pid);
+		KI(e, "tid", ev->u.stat.tid);
+		KU(e, "value", ev->u.stat.value);
+		KU(e, "vruntime", ev->u.stat.vruntime);
+		KC(e, "comm", ev->u.stat.comm);
+		break;
+	case SREP_EV_CPU_IDLE:
+	case SREP_EV_CPU_FREQ:
+		KEY1(e, "cpu");
+		put_int(e, ev->u.cpu_state.cpu);
+		KI(e, "state", ev->u.cpu_state.state);
+		break;
+	case SREP_EV_MMAP:
+		KEY1(e, "pid");
+		put_int(e, m->pid);
+		KI(e, "tid", m->tid);
+		KEY(e, "addr");
+		put_hex(e, m->addr);
+		KU(e, "len", m->len);
+		KU(e, "pgoff", m->pgoff);
+		KU(e, "prot", m->prot);
+		KU(e, "flags", m->flags);
+		for (i = 0; i < m->build_id_size && i < 20; i++)
+			snprintf(hex + 2 * i, 3, "%02x", m->build_id[i]);
+		hex[2 * i] = '\0';
+		KS(e, "build_id", hex);
+		KS(e, "filename", m->filename);
+		break;
+	case SREP_EV_LOST:
+		KEY1(e, "samples");
+		put_bool(e, ev->u.lost.samples);
+		KU(e, "id", ev->u.lost.id);
+		KU(e, "lost", ev->u.lost.lost);
+		break;
+	default:
+		break;
+	}
+}
+
+static void put_field(struct emit *e, const struct srep_field *f)
+{
+	uint32_t i;
+
+	switch (f->kind) {
+	case SREP_FIELD_INT:
+		put_int(e, f->i);
+		break;
+	case SREP_FIELD_UINT:
+		put_uint(e, f->u);
+		break;
+	case SREP_FIELD_STR:
+		put_bytes(e, f->str, f->len);
+		break;
+	default:
+		emit_char(e, '[');
+		for (i = 0; i < f->nr_elems; i++) {
+			if (i)
+				emit_char(e, ',');
+			if (f->elem_signed)
+				put_int(e, (int64_t)srep_field__elem(f, i));
+			else
+				put_uint(e, srep_field__elem(f, i));
+		}
+		emit_char(e, ']');
+		break;
+	}
+}
+
+/* the tracepoint fields in the order the evsel's "fields" lists; null: unreadable */
+static void put_fields(struct emit *e, const struct srep_event *ev, int n)
+{
+	struct srep_field f;
+	int i;
+
+	KEY(e, "f");
+	emit_char(e, '[');
+	for (i = 0; i < n; i++) {
+		if (i)
+			emit_char(e, ',');
+		if (srep_event__field(ev, i, &f))
+			emit_lit(e, "null");
+		else
+			put_field(e, &f);
+	}
+	emit_char(e, ']');
+}
+
+static const char *const sources[] = { "tp", "rec", "smp", "json" };
+
+static int jw_event(void *state, const struct srep_event *ev, struct srep_error *err)
+{
+	struct jw *w = state;
+	struct emit *e = &w->out;
+	int n = srep_event__nr_fields(ev);
+	uint32_t i;
+
+	/* untimed events (perf's synthesized records) belong to every window */
+	if (ev->time && (ev->time < w->ctx->from || ev->time > w->ctx->to))
+		return 0;
+	emit_lit(e, "{\"t\":");
+	put_uint(e, ev->time);
+	emit_lit(e, ",\"k\":\"");
+	emit_cstr(e, srep_event_kind_name(ev->kind));
+	emit_lit(e, "\",\"src\":\"");
+	emit_cstr(e, (unsigned)ev->source < 4 ? sources[ev->source] : "?");
+	emit_char(e, '"');
+	KI(e, "cpu", ev->cpu);
+	KI(e, "pid", ev->pid);
+	KI(e, "tid", ev->tid);
+	if (ev->evsel >= 0)
+		KI(e, "e", ev->evsel);
+	if (ev->flags)
+		KU(e, "fl", ev->flags);
+	if (ev->ip)
+		KEY(e, "ip"), put_hex(e, ev->ip);
+	if (ev->period)
+		KU(e, "period", ev->period);
+	if (ev->addr)
+		KEY(e, "addr"), put_hex(e, ev->addr);
+	if (ev->nr_callchain) {
+		KEY(e, "cc");
+		for (i = 0; i < ev->nr_callchain; i++) {
+			emit_char(e, i ? ',' : '[');
+			put_hex(e, ev->callchain[i]);
+		}
+		emit_char(e, ']');
+	}
+	if (ev->kind != SREP_EV_SAMPLE) {
+		emit_lit(e, ",\"u\":{");
+		put_union(e, ev);
+		emit_char(e, '}');
+	}
+	if (n > 0)
+		put_fields(e, ev, n);
+	emit_lit(e, "}\n");
+	w->events++;
+	return e->failed ? srep_error__set(err, SREP_E_IO, "cannot write the output") : 0;
+}
+
+/* ---- frame ---- */
+
+static int jw_begin(void **state, const struct srep_export_ctx *ctx, struct srep_error *err)
+{
+	struct jw *w = calloc(1, sizeof(*w));
+
+	*state = w;
+	if (!w || emit_init(&w->out, ctx->out))
+		return srep_error__set(err, SREP_E_NOMEM, "no memory for the JSON writer");
+	w->ctx = ctx;
+	put_header(w);
+	return 0;
+}
+
+static void put_stats(struct emit *e, const struct srep_stats *st)
+{
+	bool first = true;
+	char other[32];
+	const char *name;
+	uint32_t i;
+
+	KEY1(e, "records");
+	emit_char(e, '{');
+	for (i = 0; i < SREP_NR_RECORD_TYPES; i++) {
+		if (!st->records[i])
+			continue;
+		name = srep_record_type_name(i);
+		if (!name) {
+			snprintf(other, sizeof(other), "type_%u", i);
+			name = other;
+		}
+		emit_cstr(e, first ? "\"" : ",\"");
+		emit_cstr(e, name);
+		emit_lit(e, "\":");
+		put_uint(e, st->records[i]);
+		first = false;
+	}
+	emit_char(e, '}');
+	KU(e, "unknown_records", st->unknown_records);
+	KU(e, "google_legacy_records", st->google_legacy_records);
+	KU(e, "total_records", st->total_records);
+	KU(e, "lost", st->lost);
+	KU(e, "lost_samples", st->lost_samples);
+	KU(e, "lost_time_ns", st->lost_time_ns);
+	KU(e, "late_events", st->late_events);
+	KU(e, "skipped_records", st->skipped_records);
+	KU(e, "skipped_bytes", st->skipped_bytes);
+	KU(e, "bytes", st->bytes);
+	KU(e, "decompressed_bytes", st->decompressed_bytes);
+}
+
+static int jw_end(void *state, struct srep_error *err)
+{
+	struct jw *w = state;
+	const struct srep_session *s = w->ctx->session;
+	struct emit *e = &w->out;
+	size_t i, n = srep_session__nr_evsels(s);
+
+	emit_lit(e, "{\"end\":true,\"events\":");
+	put_uint(e, w->events);
+	emit_lit(e, ",\"stats\":{");
+	put_stats(e, srep_session__stats(s));
+	emit_lit(e, "},\"evsel_samples\":[");
+	for (i = 0; i < n; i++) {
+		if (i)
+			emit_char(e, ',');
+		put_uint(e, srep_session__evsel_samples(s, i));
+	}
+	emit_lit(e, "],\"evsel_lost_samples\":[");
+	for (i = 0; i < n; i++) {
+		if (i)
+			emit_char(e, ',');
+		put_uint(e, srep_session__evsel_lost_samples(s, i));
+	}
+	emit_lit(e, "]}\n");
+	if (emit_flush(e))
+		return srep_error__set(err, SREP_E_IO, "cannot write the output: %s",
+				       e->err_no ? strerror(e->err_no) : "no memory");
+	return 0;
+}
+
+static void jw_destroy(void *state)
+{
+	struct jw *w = state;
+
+	if (!w)
+		return;
+	emit_free(&w->out);
+	free(w);
+}
+
+const struct srep_exporter srep_exporter_json = {
+	.name = "json",
+	.suffix = ".schedrep.json",
+	.summary = "the lossless event model, JSON Lines (docs/json-format.md)",
+	.flags = SREP_EXPORT_PRESCAN,
+	.begin = jw_begin,
+	.event = jw_event,
+	.end = jw_end,
+	.destroy = jw_destroy,
+};

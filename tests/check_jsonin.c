@@ -1,0 +1,619 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * check_jsonin.c - schedrep's lossless JSON read back through the session
+ * API: perf.data -> json -> events gives, event by event, every field of
+ * struct srep_event and every tracepoint field of the perf.data, and the
+ * same task table, metadata, event descriptions and counts. On fixtures of
+ * every byte order, word size and container, on comms with hostile bytes,
+ * and on every corpus trace with scheduler data. Damaged JSON gives an
+ * error naming the line, never a crash.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "fmtutil.h"
+
+/* ---- comparing two sessions ---- */
+
+#define SAME_INT(a, b, what) tu_check((a) == (b), "%s: %s: %lld != %lld", ctx, what, \
+				      (long long)(a), (long long)(b))
+#define SAME_STR(a, b, what) tu_check(((a) == NULL) == ((b) == NULL) && (!(a) || !strcmp((a), (b))), \
+				      "%s: %s: '%s' != '%s'", ctx, what, (a) ? (a) : "(null)", \
+				      (b) ? (b) : "(null)")
+
+static void same_union(const char *ctx, const struct srep_event *a, const struct srep_event *b)
+{
+	const struct srep_mmap *m = &a->u.mmap, *n = &b->u.mmap;
+
+	switch (a->kind) {
+	case SREP_EV_SWITCH:
+		SAME_INT(a->u.sw.prev_pid, b->u.sw.prev_pid, "prev_pid");
+		SAME_INT(a->u.sw.prev_tid, b->u.sw.prev_tid, "prev_tid");
+		SAME_INT(a->u.sw.next_pid, b->u.sw.next_pid, "next_pid");
+		SAME_INT(a->u.sw.next_tid, b->u.sw.next_tid, "next_tid");
+		SAME_INT(a->u.sw.prev_prio, b->u.sw.prev_prio, "prev_prio");
+		SAME_INT(a->u.sw.next_prio, b->u.sw.next_prio, "next_prio");
+		SAME_INT(a->u.sw.prev_state, b->u.sw.prev_state, "prev_state");
+		SAME_STR(a->u.sw.prev_comm, b->u.sw.prev_comm, "prev_comm");
+		SAME_STR(a->u.sw.next_comm, b->u.sw.next_comm, "next_comm");
+		break;
+	case SREP_EV_WAKEUP:
+		SAME_INT(a->u.wake.kind, b->u.wake.kind, "wake kind");
+		SAME_INT(a->u.wake.pid, b->u.wake.pid, "wake pid");
+		SAME_INT(a->u.wake.tid, b->u.wake.tid, "wake tid");
+		SAME_INT(a->u.wake.prio, b->u.wake.prio, "wake prio");
+		SAME_INT(a->u.wake.target_cpu, b->u.wake.target_cpu, "target_cpu");
+		SAME_INT(a->u.wake.success, b->u.wake.success, "success");
+		SAME_STR(a->u.wake.comm, b->u.wake.comm, "wake comm");
+		break;
+	case SREP_EV_MIGRATE:
+		SAME_INT(a->u.migrate.pid, b->u.migrate.pid, "migrate pid");
+		SAME_INT(a->u.migrate.tid, b->u.migrate.tid, "migrate tid");
+		SAME_INT(a->u.migrate.prio, b->u.migrate.prio, "migrate prio");
+		SAME_INT(a->u.migrate.orig_cpu, b->u.migrate.orig_cpu, "orig_cpu");
+		SAME_INT(a->u.migrate.dest_cpu, b->u.migrate.dest_cpu, "dest_cpu");
+		SAME_STR(a->u.migrate.comm, b->u.migrate.comm, "migrate comm");
+		break;
+	case SREP_EV_FORK:
+		SAME_INT(a->u.fork.parent_pid, b->u.fork.parent_pid, "parent_pid");
+		SAME_INT(a->u.fork.parent_tid, b->u.fork.parent_tid, "parent_tid");
+		SAME_INT(a->u.fork.child_pid, b->u.fork.child_pid, "child_pid");
+		SAME_INT(a->u.fork.child_tid, b->u.fork.child_tid, "child_tid");
+		SAME_STR(a->u.fork.parent_comm, b->u.fork.parent_comm, "parent_comm");
+		SAME_STR(a->u.fork.child_comm, b->u.fork.child_comm, "child_comm");
+		break;
+	case SREP_EV_EXEC:
+		SAME_INT(a->u.exec.pid, b->u.exec.pid, "exec pid");
+		SAME_INT(a->u.exec.tid, b->u.exec.tid, "exec tid");
+		SAME_INT(a->u.exec.old_tid, b->u.exec.old_tid, "old_tid");
+		SAME_STR(a->u.exec.comm, b->u.exec.comm, "exec comm");
+		SAME_STR(a->u.exec.filename, b->u.exec.filename, "filename");
+		break;
+	case SREP_EV_EXIT:
+	case SREP_EV_FREE:
+		SAME_INT(a->u.exit.pid, b->u.exit.pid, "exit pid");
+		SAME_INT(a->u.exit.tid, b->u.exit.tid, "exit tid");
+		SAME_INT(a->u.exit.ppid, b->u.exit.ppid, "exit ppid");
+		SAME_INT(a->u.exit.ptid, b->u.exit.ptid, "exit ptid");
+		SAME_INT(a->u.exit.prio, b->u.exit.prio, "exit prio");
+		SAME_STR(a->u.exit.comm, b->u.exit.comm, "exit comm");
+		break;
+	case SREP_EV_COMM:
+		SAME_INT(a->u.comm.pid, b->u.comm.pid, "comm pid");
+		SAME_INT(a->u.comm.tid, b->u.comm.tid, "comm tid");
+		SAME_STR(a->u.comm.comm, b->u.comm.comm, "comm");
+		break;
+	case SREP_EV_STAT:
+		SAME_INT(a->u.stat.kind, b->u.stat.kind, "stat kind");
+		SAME_INT(a->u.stat.pid, b->u.stat.pid, "stat pid");
+		SAME_INT(a->u.stat.tid, b->u.stat.tid, "stat tid");
+		SAME_INT(a->u.stat.value, b->u.stat.value, "stat value");
+		SAME_INT(a->u.stat.vruntime, b->u.stat.vruntime, "vruntime");
+		SAME_STR(a->u.stat.comm, b->u.stat.comm, "stat comm");
+		break;
+	case SREP_EV_CPU_IDLE:
+	case SREP_EV_CPU_FREQ:
+		SAME_INT(a->u.cpu_state.cpu, b->u.cpu_state.cpu, "cpu_state cpu");
+		SAME_INT(a->u.cpu_state.state, b->u.cpu_state.state, "cpu_state state");
+		break;
+	case SREP_EV_MMAP:
+		SAME_INT(m->pid, n->pid, "mmap pid");
+		SAME_INT(m->tid, n->tid, "mmap tid");
+		SAME_INT(m->addr, n->addr, "mmap addr");
+		SAME_INT(m->len, n->len, "mmap len");
+		SAME_INT(m->pgoff, n->pgoff, "mmap pgoff");
+		SAME_INT(m->prot, n->prot, "mmap prot");
+		SAME_INT(m->flags, n->flags, "mmap flags");
+		SAME_INT(m->build_id_size, n->build_id_size, "build_id_size");
+		tu_check(!memcmp(m->build_id, n->build_id, m->build_id_size), "%s: build id", ctx);
+		SAME_STR(m->filename, n->filename, "mmap filename");
+		break;
+	case SREP_EV_LOST:
+		SAME_INT(a->u.lost.samples, b->u.lost.samples, "lost samples");
+		SAME_INT(a->u.lost.id, b->u.lost.id, "lost id");
+		SAME_INT(a->u.lost.lost, b->u.lost.lost, "lost lost");
+		break;
+	default:
+		break;
+	}
+}
+
+static void same_field(const char *ctx, const struct srep_field *a, const struct srep_field *b)
+{
+	uint32_t i;
+
+	SAME_STR(a->name, b->name, "field name");
+	SAME_INT(a->kind, b->kind, a->name);
+	SAME_INT(a->i, b->i, a->name);
+	SAME_INT(a->u, b->u, a->name);
+	SAME_INT(a->len, b->len, a->name);
+	tu_check(!memcmp(a->str, b->str, a->len), "%s: field %s: string differs", ctx, a->name);
+	SAME_INT(a->nr_elems, b->nr_elems, a->name);
+	SAME_INT(a->elem_size, b->elem_size, a->name);
+	SAME_INT(a->elem_signed, b->elem_signed, a->name);
+	for (i = 0; i < a->nr_elems; i++)
+		SAME_INT(srep_field__elem(a, i), srep_field__elem(b, i), a->name);
+}
+
+static void same_event(const char *ctx, const struct srep_event *a, const struct srep_event *b)
+{
+	struct srep_field fa, fb;
+	uint32_t i;
+	int k, n = srep_event__nr_fields(a);
+
+	SAME_INT(a->kind, b->kind, "kind");
+	SAME_INT(a->source, b->source, "source");
+	SAME_INT(a->flags, b->flags, "flags");
+	SAME_INT(a->time, b->time, "time");
+	SAME_INT(a->cpu, b->cpu, "cpu");
+	SAME_INT(a->pid, b->pid, "pid");
+	SAME_INT(a->tid, b->tid, "tid");
+	SAME_INT(a->evsel, b->evsel, "evsel");
+	SAME_INT(a->ip, b->ip, "ip");
+	SAME_INT(a->period, b->period, "period");
+	SAME_INT(a->addr, b->addr, "addr");
+	SAME_INT(a->nr_callchain, b->nr_callchain, "nr_callchain");
+	for (i = 0; i < a->nr_callchain; i++)
+		SAME_INT(a->callchain[i], b->callchain[i], "callchain");
+	same_union(ctx, a, b);
+	SAME_INT(n, srep_event__nr_fields(b), "nr_fields");
+	for (k = 0; k < n; k++) {
+		SAME_INT(srep_event__field(a, k, &fa), srep_event__field(b, k, &fb), "field status");
+		same_field(ctx, &fa, &fb);
+	}
+	if (n) {
+		SAME_INT(srep_event__field_by_name(a, fa.name, &fa),
+			 srep_event__field_by_name(b, fa.name, &fb), "field by name");
+		same_field(ctx, &fa, &fb);
+	}
+}
+
+static void same_strv(const char *ctx, const char *const *a, int na, const char *const *b, int nb,
+		      const char *what)
+{
+	int i;
+
+	SAME_INT(a == NULL, b == NULL, what);
+	SAME_INT(na, nb, what);
+	for (i = 0; i < na; i++)
+		SAME_STR(a[i], b[i], what);
+}
+
+static void same_meta(const char *ctx, const struct srep_meta *a, const struct srep_meta *b)
+{
+	int i;
+
+	SAME_STR(b->format, "schedrep-json", "format");
+	SAME_INT(a->pipe_mode, b->pipe_mode, "pipe_mode");
+	SAME_INT(a->big_endian, b->big_endian, "big_endian");
+	SAME_INT(a->word_size, b->word_size, "word_size");
+	SAME_INT(a->magic_version, b->magic_version, "magic_version");
+	SAME_INT(a->attr_size, b->attr_size, "attr_size");
+	SAME_INT(a->data_offset, b->data_offset, "data_offset");
+	SAME_INT(a->data_size, b->data_size, "data_size");
+	for (i = 0; i < 4; i++)
+		SAME_INT(a->features[i], b->features[i], "features");
+	SAME_STR(a->hostname, b->hostname, "hostname");
+	SAME_STR(a->osrelease, b->osrelease, "osrelease");
+	SAME_STR(a->perf_version, b->perf_version, "perf_version");
+	SAME_STR(a->arch, b->arch, "arch");
+	SAME_STR(a->cpudesc, b->cpudesc, "cpudesc");
+	SAME_STR(a->cpuid, b->cpuid, "cpuid");
+	SAME_INT(a->nr_cpus_avail, b->nr_cpus_avail, "nr_cpus_avail");
+	SAME_INT(a->nr_cpus_online, b->nr_cpus_online, "nr_cpus_online");
+	SAME_INT(a->total_mem_kb, b->total_mem_kb, "total_mem_kb");
+	same_strv(ctx, a->cmdline, a->nr_cmdline, b->cmdline, b->nr_cmdline, "cmdline");
+	SAME_INT(a->clockid, b->clockid, "clockid");
+	SAME_INT(a->clock_res_ns, b->clock_res_ns, "clock_res_ns");
+	SAME_INT(a->has_clock_data, b->has_clock_data, "has_clock_data");
+	SAME_INT(a->clock_wall_ns, b->clock_wall_ns, "clock_wall_ns");
+	SAME_INT(a->clock_ref_ns, b->clock_ref_ns, "clock_ref_ns");
+	SAME_INT(a->has_sample_time, b->has_sample_time, "has_sample_time");
+	SAME_INT(a->sample_time_first, b->sample_time_first, "sample_time_first");
+	SAME_INT(a->sample_time_last, b->sample_time_last, "sample_time_last");
+	SAME_INT(a->compressed, b->compressed, "compressed");
+	SAME_INT(a->comp_type, b->comp_type, "comp_type");
+	SAME_INT(a->comp_level, b->comp_level, "comp_level");
+	SAME_INT(a->comp_ratio, b->comp_ratio, "comp_ratio");
+	SAME_INT(a->comp_mmap_len, b->comp_mmap_len, "comp_mmap_len");
+	same_strv(ctx, a->core_siblings, a->nr_core_siblings, b->core_siblings,
+		  b->nr_core_siblings, "core_siblings");
+	same_strv(ctx, a->thread_siblings, a->nr_thread_siblings, b->thread_siblings,
+		  b->nr_thread_siblings, "thread_siblings");
+	SAME_INT(a->has_tracing, b->has_tracing, "has_tracing");
+	SAME_INT(a->tracing_long_size, b->tracing_long_size, "tracing_long_size");
+	SAME_INT(a->tracing_page_size, b->tracing_page_size, "tracing_page_size");
+	SAME_INT(a->tracing_big_endian, b->tracing_big_endian, "tracing_big_endian");
+	SAME_STR(a->tracing_version, b->tracing_version, "tracing_version");
+}
+
+static void same_tables(const char *ctx, const struct srep_session *a, const struct srep_session *b)
+{
+	const struct srep_stats *sa = srep_session__stats(a), *sb = srep_session__stats(b);
+	struct srep_field fa, fb;
+	size_t i, k;
+	int f;
+
+	SAME_INT(srep_session__nr_evsels(a), srep_session__nr_evsels(b), "nr_evsels");
+	for (i = 0; i < srep_session__nr_evsels(a); i++) {
+		SAME_STR(srep_session__evsel_name(a, i), srep_session__evsel_name(b, i), "evsel name");
+		SAME_INT(srep_session__evsel_type(a, i), srep_session__evsel_type(b, i), "evsel type");
+		SAME_INT(srep_session__evsel_config(a, i), srep_session__evsel_config(b, i), "config");
+		SAME_INT(srep_session__evsel_sample_type(a, i), srep_session__evsel_sample_type(b, i),
+			 "sample_type");
+		SAME_INT(srep_session__evsel_samples(a, i), srep_session__evsel_samples(b, i), "samples");
+		SAME_INT(srep_session__evsel_lost_samples(a, i), srep_session__evsel_lost_samples(b, i),
+			 "lost_samples");
+		SAME_INT(srep_session__evsel_nr_fields(a, i), srep_session__evsel_nr_fields(b, i),
+			 "evsel fields");
+		for (f = 0; f < srep_session__evsel_nr_fields(a, i); f++) {
+			SAME_INT(srep_session__evsel_field(a, i, f, &fa), 0, "evsel field");
+			SAME_INT(srep_session__evsel_field(b, i, f, &fb), 0, "evsel field");
+			same_field(ctx, &fa, &fb);
+		}
+	}
+	SAME_INT(srep_session__nr_tasks(a), srep_session__nr_tasks(b), "nr_tasks");
+	for (i = 0; i < srep_session__nr_tasks(a); i++) {
+		const struct srep_task *x = srep_session__task(a, i), *y = srep_session__task(b, i);
+		uint64_t tx, ty;
+
+		SAME_INT(srep_task__tid(x), srep_task__tid(y), "task tid");
+		SAME_INT(srep_task__pid(x), srep_task__pid(y), "task pid");
+		SAME_INT(srep_task__ppid(x), srep_task__ppid(y), "task ppid");
+		SAME_INT(srep_task__ptid(x), srep_task__ptid(y), "task ptid");
+		SAME_INT(srep_task__first_seen(x), srep_task__first_seen(y), "first_seen");
+		SAME_INT(srep_task__last_seen(x), srep_task__last_seen(y), "last_seen");
+		SAME_INT(srep_task__fork_time(x), srep_task__fork_time(y), "fork_time");
+		SAME_INT(srep_task__exit_time(x), srep_task__exit_time(y), "exit_time");
+		SAME_INT(srep_task__index(x), srep_task__index(y), "index");
+		SAME_INT(srep_task__nr_comms(x), srep_task__nr_comms(y), "nr_comms");
+		for (k = 0; k < srep_task__nr_comms(x); k++) {
+			SAME_STR(srep_task__comm_at(x, k, &tx), srep_task__comm_at(y, k, &ty), "task comm");
+			SAME_INT(tx, ty, "comm time");
+		}
+	}
+	ck_assert_msg(!memcmp(sa->records, sb->records, sizeof(sa->records)), "%s: records", ctx);
+	SAME_INT(sa->unknown_records, sb->unknown_records, "unknown_records");
+	SAME_INT(sa->google_legacy_records, sb->google_legacy_records, "google_legacy_records");
+	SAME_INT(sa->total_records, sb->total_records, "total_records");
+	SAME_INT(sa->lost, sb->lost, "lost");
+	SAME_INT(sa->lost_samples, sb->lost_samples, "lost_samples");
+	SAME_INT(sa->lost_time_ns, sb->lost_time_ns, "lost_time_ns");
+	SAME_INT(sa->first_time, sb->first_time, "first_time");
+	SAME_INT(sa->last_time, sb->last_time, "last_time");
+	SAME_INT(sa->events, sb->events, "events");
+	SAME_INT(sa->late_events, sb->late_events, "late_events");
+	SAME_INT(sa->skipped_records, sb->skipped_records, "skipped_records");
+	SAME_INT(sa->skipped_bytes, sb->skipped_bytes, "skipped_bytes");
+	SAME_INT(sa->bytes, sb->bytes, "bytes");
+	SAME_INT(sa->decompressed_bytes, sb->decompressed_bytes, "decompressed_bytes");
+}
+
+/*
+ * Convert 'path' to JSON, then read both side by side: the same events, then
+ * the same tables. Returns the number of events compared.
+ */
+static size_t round_trip(const char *path, const char *json_path)
+{
+	struct srep_session *a = NULL, *b = NULL;
+	struct srep_error err = { 0 };
+	const struct srep_event *ea, *eb;
+	char ctx[4200], *json;
+	size_t len, n = 0;
+	int ra, rb;
+
+	ck_assert_msg(tu_convert(path, &srep_exporter_json, NULL, &json, &len, &err) == 0, "%s: %s",
+		      path, err.msg);
+	ck_assert_int_eq(tu_write_file(json_path, json, len), 0);
+	free(json);
+	ck_assert_int_eq(srep_session__open(&a, path, NULL, &err), 0);
+	ck_assert_msg(srep_session__open(&b, json_path, NULL, &err) == 0, "%s: %s", path, err.msg);
+	for (;;) {
+		ra = srep_session__next_event(a, &ea, &err);
+		rb = srep_session__next_event(b, &eb, &err);
+		snprintf(ctx, sizeof(ctx), "%s: event %zu", path, n);
+		tu_check(ra >= 0 && rb >= 0, "%s: %s", ctx, err.msg);
+		tu_check(ra == rb, "%s: one side ended first", ctx);
+		if (!ra)
+			break;
+		same_event(ctx, ea, eb);
+		n++;
+	}
+	snprintf(ctx, sizeof(ctx), "%s", path);
+	same_meta(ctx, srep_session__meta(a), srep_session__meta(b));
+	same_tables(ctx, a, b);
+	srep_session__delete(a);
+	srep_session__delete(b);
+	return n;
+}
+
+/* ---- round trips ---- */
+
+static struct fixture_opts combo(int i)
+{
+	struct fixture_opts o = {
+		.big_endian = i & 1, .word_size = i & 2 ? 4 : 8, .pipe = i & 4,
+		.compressed = i & 8, .sample_identifier = i & 16,
+		.kernel = i & 32 ? FIXTURE_KERNEL_6_18 : FIXTURE_KERNEL_6_1,
+		.tp_callchain = i & 64,
+	};
+	return o;
+}
+
+START_TEST(fixture_round_trip)
+{
+	struct fixture_opts o = combo(_i);
+	struct fixture *fx = tu_scenario(&o, NULL, NULL);
+	char path[4096], json[4200], *dir = tu_scenario_file(fx, path, sizeof(path));
+
+	snprintf(json, sizeof(json), "%s/scenario.schedrep.json", dir);
+	ck_assert_uint_ge(round_trip(path, json), 26);
+	fixture_free(fx);
+	tu_rmdir(dir);
+	free(dir);
+}
+END_TEST
+
+/* bytes that are not text survive: quotes, backslashes, control bytes, broken UTF-8 */
+START_TEST(hostile_round_trip)
+{
+	struct fixture_opts o = { .big_endian = true };
+	struct fixture *fx = tu_scenario(&o, "a\"b\\c\n\x01\x7f", "w\xff\xc3(\xe9");
+	char path[4096], json[4200], *dir = tu_scenario_file(fx, path, sizeof(path)), *text;
+	struct srep_session *s = NULL;
+	struct srep_error err = { 0 };
+	size_t len;
+
+	snprintf(json, sizeof(json), "%s/scenario.schedrep.json", dir);
+	round_trip(path, json);
+	ck_assert_int_eq(srep_session__open(&s, json, NULL, &err), 0);
+	ck_assert_str_eq(srep_task__comm(srep_session__find_task(s, 100)), "a\"b\\c\n\x01\x7f");
+	ck_assert_str_eq(srep_task__comm_at(srep_session__find_task(s, 101), 1, NULL),
+			 "w\xff\xc3(\xe9");
+	srep_session__delete(s);
+	text = tu_read_file(json, &len);
+	ck_assert_ptr_nonnull(strstr(text, "{\"hex\":\"77ffc328e9\"}"));
+	free(text);
+	fixture_free(fx);
+	tu_rmdir(dir);
+	free(dir);
+}
+END_TEST
+
+START_TEST(corpus_round_trip)
+{
+	char **files = tu_corpus_sched_files(), *dir = tu_tmpdir(), json[4200];
+	size_t i, events = 0;
+
+	if (!files) {
+		tu_rmdir(dir);
+		free(dir);
+		TU_SKIP("no corpus at %s/../shared/corpus", SREP_TOP_SRCDIR);
+	}
+	snprintf(json, sizeof(json), "%s/t.schedrep.json", dir);
+	for (i = 0; files[i]; i++)
+		events += round_trip(files[i], json);
+	fprintf(stderr, "json: %zu corpus traces, %zu events read back identical\n", i, events);
+	ck_assert_int_gt(i, 20);
+	tu_free_list(files);
+	tu_rmdir(dir);
+	free(dir);
+}
+END_TEST
+
+/* json of the json is the same json, but for the path and format it names */
+START_TEST(fixed_point)
+{
+	char *sample, *dir = tu_tmpdir(), json[4200], *once, *twice, *a, *b;
+	struct srep_error err = { 0 };
+	size_t la, lb;
+
+	ck_assert_int_ge(asprintf(&sample, "%s/tests/data/sample-s390x-zstd.data", SREP_TOP_SRCDIR), 0);
+	ck_assert_int_eq(tu_convert(sample, &srep_exporter_json, NULL, &once, &la, &err), 0);
+	snprintf(json, sizeof(json), "%s/once.json", dir);
+	ck_assert_int_eq(tu_write_file(json, once, la), 0);
+	ck_assert_int_eq(tu_convert(json, &srep_exporter_json, NULL, &twice, &lb, &err), 0);
+	/* the meta starts with "path" and "format", then the first difference may not come */
+	a = strstr(once, "\"pipe_mode\"");
+	b = strstr(twice, "\"pipe_mode\"");
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	ck_assert_uint_eq(la - (size_t)(a - once), lb - (size_t)(b - twice));
+	ck_assert_msg(!memcmp(a, b, la - (size_t)(a - once)), "the second JSON differs");
+	free(once);
+	free(twice);
+	free(sample);
+	tu_rmdir(dir);
+	free(dir);
+}
+END_TEST
+
+/* a JSON input is rewound like a perf.data (PRESCAN copies a pipe first) */
+START_TEST(prescan_and_rewind)
+{
+	struct fixture_opts o = { 0 };
+	struct fixture *fx = tu_scenario(&o, NULL, NULL);
+	char path[4096], json[4200], *dir = tu_scenario_file(fx, path, sizeof(path));
+	struct srep_open_opts oo = { .flags = SREP_OPEN_PRESCAN };
+	struct srep_session *s = NULL;
+	struct srep_error err = { 0 };
+	const struct srep_event *ev;
+	size_t n = round_trip(path, (snprintf(json, sizeof(json), "%s/s.json", dir), json)), m = 0;
+
+	ck_assert_int_eq(srep_session__open(&s, json, &oo, &err), 0);
+	ck_assert_uint_eq(srep_session__nr_tasks(s), 4);
+	while (srep_session__next_event(s, &ev, &err) > 0)
+		m++;
+	ck_assert_int_eq(srep_session__rewind(s, &err), 0);
+	while (srep_session__next_event(s, &ev, &err) > 0)
+		m++;
+	ck_assert_uint_eq(m, 2 * n);
+	ck_assert_uint_eq(srep_session__stats(s)->events, n);
+	ck_assert_int_eq(srep_session__count(s, &err), 0);
+	srep_session__delete(s);
+	fixture_free(fx);
+	tu_rmdir(dir);
+	free(dir);
+}
+END_TEST
+
+/* ---- damage ---- */
+
+/* open and read 'text' as a JSON file: the status of the first failing call */
+static int read_text(const char *dir, const char *text, size_t len, struct srep_error *err)
+{
+	struct srep_session *s = NULL;
+	const struct srep_event *ev;
+	char path[4200];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/damaged.json", dir);
+	ck_assert_int_eq(tu_write_file(path, text, len), 0);
+	memset(err, 0, sizeof(*err));
+	ret = srep_session__open(&s, path, NULL, err);
+	while (!ret && (ret = srep_session__next_event(s, &ev, err)) > 0)
+		ret = 0;
+	srep_session__delete(s);
+	return ret;
+}
+
+/* 'text' with the first 'from' replaced by 'to' */
+static char *replace(const char *text, const char *from, const char *to)
+{
+	const char *at = strstr(text, from);
+	char *out;
+
+	ck_assert_msg(at, "'%s' not in the JSON", from);
+	ck_assert_int_ge(asprintf(&out, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from)), 0);
+	return out;
+}
+
+static const struct damage {
+	const char *from, *to;		/* the change */
+	int code;			/* the error it must give */
+	const char *says;		/* a part of the message */
+} damages[] = {
+	{ "\"version\":1", "\"version\":2", SREP_E_UNSUPPORTED, "version 2" },
+	{ "schedrep-events", "something-else", SREP_E_JSON, "line 1: not schedrep JSON" },
+	{ "\"t\":5170000000020,", "\"t\":\"soon\",", SREP_E_JSON, "bad value for t" },
+	{ "\"k\":\"switch\"", "\"k\":\"teleport\"", SREP_E_JSON, "bad value for k" },
+	{ "\"prev_prio\":120,", "", SREP_E_JSON, "lacks members" },
+	{ "\"prev_state\":\"R\"", "\"prev_state\":\"RR\"", SREP_E_JSON, "\"u\".prev_state" },
+	{ "\"e\":3,", "\"e\":99,", SREP_E_JSON, "event description" },
+	{ "\"f\":[", "\"f\":[1,", SREP_E_JSON, "\"f\" does not have" },
+	{ "\"next_comm\":\"server\"", "\"next_comm\":\"0123456789abcdef0123456789abcdef\"",
+	  SREP_E_JSON, "next_comm" },
+	{ "{\"end\":true,\"events\":", "{\"end\":true,\"events\":1", SREP_E_JSON, "closing line counts" },
+	{ "{\"end\":true", "{\"end\":tru", SREP_E_JSON, "not a JSON object" },
+	{ "\"evsels\":[", "\"evsels\":{", SREP_E_JSON, "line 1" },
+	{ "\"tasks\":[{\"tid\":", "\"tasks\":[{\"tid\":\"x\",\"old\":", SREP_E_JSON, "bad task" },
+	{ "\"meta\":{", "\"meta\":{\"hostname\":7,", SREP_E_JSON, "meta.hostname" },
+};
+
+START_TEST(damaged_json)
+{
+	struct fixture_opts o = { 0 };
+	struct fixture *fx = tu_scenario(&o, NULL, NULL);
+	char path[4096], *dir = tu_scenario_file(fx, path, sizeof(path)), *json, *bad, *end;
+	const struct damage *d = &damages[_i];
+	struct srep_error err;
+	size_t len;
+	int ret;
+
+	ck_assert_int_eq(tu_convert(path, &srep_exporter_json, NULL, &json, &len, &err), 0);
+	ck_assert_int_eq(read_text(dir, json, len, &err), 0);
+	bad = replace(json, d->from, d->to);
+	ret = read_text(dir, bad, strlen(bad), &err);
+	ck_assert_msg(ret == d->code && strstr(err.msg, d->says),
+		      "'%s' -> '%s': got %d '%s'", d->from, d->to, ret, err.msg);
+	ck_assert_msg(err.has_offset, "no offset in '%s'", err.msg);
+	free(bad);
+	/* cut short: no closing line */
+	end = strstr(json, "{\"end\":true");
+	ck_assert_int_eq(read_text(dir, json, (size_t)(end - json), &err), SREP_E_TRUNCATED);
+	ck_assert_ptr_nonnull(strstr(err.msg, "cut short"));
+	free(json);
+	fixture_free(fx);
+	tu_rmdir(dir);
+	free(dir);
+}
+END_TEST
+
+/* an event line beyond the cap is refused, not buffered */
+START_TEST(line_too_long)
+{
+	struct fixture_opts o = { 0 };
+	struct fixture *fx = tu_scenario(&o, NULL, NULL);
+	char path[4096], *dir = tu_scenario_file(fx, path, sizeof(path)), *json, *text;
+	size_t len, head, big = 5u << 20;
+	struct srep_error err;
+
+	ck_assert_int_eq(tu_convert(path, &srep_exporter_json, NULL, &json, &len, &err), 0);
+	head = (size_t)(strstr(json, "{\"end\"") - json);
+	text = malloc(head + big);
+	ck_assert_ptr_nonnull(text);
+	memcpy(text, json, head);
+	memset(text + head, ' ', big);
+	text[head] = '{';
+	ck_assert_int_eq(read_text(dir, text, head + big, &err), SREP_E_LIMIT);
+	ck_assert_ptr_nonnull(strstr(err.msg, "longer than"));
+	free(text);
+	free(json);
+	fixture_free(fx);
+	tu_rmdir(dir);
+	free(dir);
+}
+END_TEST
+
+/* damaged bytes anywhere: an error or a result, never a crash (Check forks per test) */
+START_TEST(byte_flips)
+{
+	struct fixture_opts o = { .tp_callchain = true };
+	struct fixture *fx = tu_scenario(&o, NULL, NULL);
+	char path[4096], *dir = tu_scenario_file(fx, path, sizeof(path)), *json;
+	struct srep_error err;
+	size_t len, i;
+	unsigned seed = 12345;
+
+	ck_assert_int_eq(tu_convert(path, &srep_exporter_json, NULL, &json, &len, &err), 0);
+	for (i = 0; i < 300; i++) {
+		char *copy = malloc(len);
+		size_t k;
+
+		memcpy(copy, json, len);
+		for (k = 0; k < 3; k++) {
+			seed = seed * 1103515245u + 12345u;
+			copy[(seed >> 8) % len] = (char)(seed >> 16);
+		}
+		read_text(dir, copy, len, &err);
+		free(copy);
+	}
+	free(json);
+	fixture_free(fx);
+	tu_rmdir(dir);
+	free(dir);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("jsonin");
+	TCase *tc = tcase_create("fixtures");
+	TCase *corpus = tcase_create("corpus");
+
+	tcase_add_loop_test(tc, fixture_round_trip, 0, 128);
+	tcase_add_test(tc, hostile_round_trip);
+	tcase_add_test(tc, fixed_point);
+	tcase_add_test(tc, prescan_and_rewind);
+	tcase_add_loop_test(tc, damaged_json, 0, sizeof(damages) / sizeof(damages[0]));
+	tcase_add_test(tc, line_too_long);
+	tcase_add_test(tc, byte_flips);
+	tcase_set_timeout(tc, 60);
+	suite_add_tcase(s, tc);
+	tcase_set_timeout(corpus, 300);
+	tcase_add_test(corpus, corpus_round_trip);
+	suite_add_tcase(s, corpus);
+	return tu_run_suite(s);
+}

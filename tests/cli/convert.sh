@@ -1,0 +1,136 @@
+#!/bin/sh
+# schedrep convert: output names, standard input and output, the summary
+# line, selections and time windows, usage errors, and atomic output (an
+# error or Ctrl-C leaves no file behind).
+. "$(dirname "$0")/lib.sh"
+set -e
+
+CORPUS="$SREP_TOP_SRCDIR/../shared/corpus"
+cp "$DATA/sample-x86_64.data" "$TMP/x86.data"
+
+# the default output is the input's name with the format's suffix
+expect_exit 0 "$SREP_BIN" convert "$TMP/x86.data"
+[ -s "$TMP/x86.json" ] || fail "no x86.json"
+grep -q "^schedrep: wrote '$TMP/x86.json' (perfetto): [0-9]* events, [0-9]* tasks$" "$TMP/err" ||
+	fail "summary line: $(cat "$TMP/err")"
+[ ! -s "$TMP/out" ] || fail "convert printed on stdout"
+jq -e '.traceEvents | length > 1000' "$TMP/x86.json" >/dev/null || fail "not a timeline"
+jq -e '.otherData.arch == "x86_64"' "$TMP/x86.json" >/dev/null || fail "otherData"
+
+# -o - is standard output, and stdin gives the same timeline as the file
+expect_exit 0 "$SREP_BIN" convert -q -o - "$TMP/x86.data"
+cmp -s "$TMP/out" "$TMP/x86.json" || fail "-o - differs from the file"
+[ ! -s "$TMP/err" ] || fail "-q still printed: $(cat "$TMP/err")"
+expect_exit 0 sh -c "'$SREP_BIN' convert -q -o - - < '$TMP/x86.data'"
+cmp -s "$TMP/out" "$TMP/x86.json" || fail "stdin differs from the file"
+
+# selection: only the tasks asked for have thread tracks
+pid=$(jq -r '[.traceEvents[] | select(.ph == "M" and .name == "process_name" and
+	(.args.name | endswith("sched-messaging")))][0].pid' "$TMP/x86.json")
+expect_exit 0 "$SREP_BIN" convert -q -o - --only "$pid" "$TMP/x86.data"
+others=$(jq "[.traceEvents[] | select(.ph == \"X\" and .pid != $pid and .pid != 1073741824)] | length" "$TMP/out")
+[ "$others" = 0 ] || fail "--only $pid shows $others slices of other processes"
+jq -e "[.traceEvents[] | select(.ph == \"X\" and .pid == $pid)] | length > 10" "$TMP/out" >/dev/null ||
+	fail "--only $pid lost its slices"
+# with its children: the 40 workers it forked (-g 1), all named sched-messaging
+expect_exit 0 "$SREP_BIN" convert -q -o - --only "$pid" --children "$TMP/x86.data"
+jq -e '[.traceEvents[] | select(.ph == "M" and .name == "thread_name" and .pid != 1073741824)] |
+	length == 41 and all(.args.name | endswith("sched-messaging"))' "$TMP/out" >/dev/null ||
+	fail "--only $pid --children: not the 41 sched-messaging tasks"
+expect_exit 0 "$SREP_BIN" convert -q -o - --exclude 'sched-*' "$TMP/x86.data"
+jq -e '[.traceEvents[] | select(.ph == "M" and .name == "thread_name" and
+	(.args.name | endswith("sched-messaging")))] | length == 0' "$TMP/out" >/dev/null ||
+	fail "--exclude 'sched-*' kept sched-messaging threads"
+
+# a time window: nothing outside it
+expect_exit 0 "$SREP_BIN" convert -q -o - --time 0.001,0.002 "$TMP/x86.data"
+first=$(jq '.otherData.first_timestamp_ns' "$TMP/x86.json")
+jq -e --argjson t0 "$first" '[.traceEvents[] | select(.ph != "M") |
+	select(.ts * 1000 < $t0 + 1000000 - 1 or (.ts + (.dur // 0)) * 1000 > $t0 + 2000000 + 1)] |
+	length == 0' "$TMP/out" >/dev/null || fail "--time 0.001,0.002 shows events outside"
+
+# the lossless JSON: read back, it gives the very same timeline, from a file or stdin
+expect_exit 0 "$SREP_BIN" convert -f json "$TMP/x86.data"
+grep -q "^schedrep: wrote '$TMP/x86.schedrep.json' (json): " "$TMP/err" || fail "json summary"
+head -n 1 "$TMP/x86.schedrep.json" | jq -e '.format == "schedrep-events" and .version == 1' >/dev/null ||
+	fail "no schedrep-events header"
+tail -n 1 "$TMP/x86.schedrep.json" | jq -e '.end and .events > 4000' >/dev/null || fail "no closing line"
+expect_exit 0 "$SREP_BIN" convert -q -o - "$TMP/x86.schedrep.json"
+cmp -s "$TMP/out" "$TMP/x86.json" || fail "the timeline of the JSON differs from the perf.data's"
+expect_exit 0 sh -c "'$SREP_BIN' convert -q -o - - < '$TMP/x86.schedrep.json'"
+cmp -s "$TMP/out" "$TMP/x86.json" || fail "the JSON on stdin differs"
+expect_exit 0 "$SREP_BIN" info "$TMP/x86.schedrep.json"
+grep -q "^file: .*(schedrep-json, file mode)" "$TMP/out" || fail "info on the JSON"
+rm -f "$TMP/x86.schedrep.json"
+
+# a format's own option: offered in --help once, refused for another format
+expect_exit 0 "$SREP_BIN" convert --help
+dups=$(sed -n 's/^    \(-[a-z], \)\{0,1\} *\(--[a-z-]*\).*/\2/p' "$TMP/out" | sort | uniq -d)
+[ -z "$dups" ] || fail "options offered twice in --help: $dups"
+grep -q -- "--width <pixels> *\[svg\]" "$TMP/out" || fail "--help does not offer svg's --width"
+expect_exit 0 "$SREP_BIN" convert -q -f svg --width 900 -o - "$TMP/x86.data"
+grep -q '<svg xmlns="http://www.w3.org/2000/svg" width="900"' "$TMP/out" || fail "--width 900"
+expect_exit 2 "$SREP_BIN" convert --width 900 "$TMP/x86.data"
+grep -q "'--width' is an option of --format svg" "$TMP/err" || fail "--width without -f svg"
+expect_exit 2 "$SREP_BIN" convert -f svg --width 9 "$TMP/x86.data"
+
+# a pipe on stdin is copied when the selection needs the whole task table first
+expect_exit 0 sh -c "cat '$TMP/x86.data' | '$SREP_BIN' convert -q -o - --only 'sched-*' -"
+cp "$TMP/out" "$TMP/piped.json"
+expect_exit 0 "$SREP_BIN" convert -q -o - --only 'sched-*' "$TMP/x86.data"
+cmp -s "$TMP/out" "$TMP/piped.json" || fail "--only on a pipe differs from the file"
+rm -f "$TMP/piped.json"
+pipe="$CORPUS/emulated/s390x-pipe.data"
+if [ -f "$pipe" ]; then
+	expect_exit 0 sh -c "cat '$pipe' | '$SREP_BIN' convert -q -f json -o - -"
+	cp "$TMP/out" "$TMP/piped.json"
+	expect_exit 0 "$SREP_BIN" convert -q -f json -o - "$pipe"
+	# the same but for the path the first line names
+	sed '1s|"path":"[^"]*"||' "$TMP/out" >"$TMP/a"
+	sed '1s|"path":"[^"]*"||' "$TMP/piped.json" >"$TMP/b"
+	cmp -s "$TMP/a" "$TMP/b" || fail "a big-endian pipe-mode stream on stdin converts differently"
+	rm -f "$TMP/a" "$TMP/b" "$TMP/piped.json"
+fi
+
+# usage errors: exit 2, one message and the usage line
+for bad in "--format nope" "--only tid:x" "--time 2,1" "--time soon," "--output"; do
+	# shellcheck disable=SC2086
+	expect_exit 2 "$SREP_BIN" convert $bad "$TMP/x86.data"
+	grep -q "^usage: schedrep convert" "$TMP/err" || fail "$bad: no usage line"
+done
+expect_exit 2 "$SREP_BIN" convert
+expect_exit 2 "$SREP_BIN" convert "$TMP/x86.data" "$TMP/x86.data"
+
+# failures leave nothing behind: a missing input, a truncated one, the input as output
+rm -f "$TMP/x86.json"
+expect_exit 1 "$SREP_BIN" convert "$TMP/missing.data"
+head -c 200000 "$DATA/sample-x86_64.data" >"$TMP/cut.data"
+expect_exit 1 "$SREP_BIN" convert "$TMP/cut.data"
+grep -q "offset 0x[0-9a-f]*" "$TMP/err" || fail "truncation without an offset"
+expect_exit 1 "$SREP_BIN" convert -o "$TMP/x86.data" "$TMP/x86.data"
+grep -q "refusing to overwrite the input" "$TMP/err" || fail "overwrote the input?"
+cmp -s "$TMP/x86.data" "$DATA/sample-x86_64.data" || fail "the input changed"
+left=$(ls "$TMP" | grep -v -e '^x86.data$' -e '^cut.data$' -e '^out$' -e '^err$' || true)
+[ -z "$left" ] || fail "files left behind: $left"
+
+# Ctrl-C while writing: exit 130 and no file (a pipe-mode stream that stalls)
+pipe="$CORPUS/emulated/x86_64-pipe.data"
+if [ -f "$pipe" ]; then
+	mkfifo "$TMP/fifo"
+	(head -c 300000 "$pipe"; exec sleep 30) >"$TMP/fifo" &
+	feeder=$!
+	"$SREP_BIN" convert -q -o "$TMP/stalled.json" - <"$TMP/fifo" &
+	conv=$!
+	sleep 1
+	kill -INT "$conv"
+	set +e
+	wait "$conv"
+	status=$?
+	set -e
+	kill "$feeder" 2>/dev/null || true
+	[ "$status" = 130 ] || fail "interrupted convert exited $status, expected 130"
+	left=$(ls "$TMP" | grep -e stalled -e schedrep-tmp || true)
+	[ -z "$left" ] || fail "an interrupted convert left $left"
+else
+	echo "SKIP: no corpus at $CORPUS: Ctrl-C not tried" >&2
+fi

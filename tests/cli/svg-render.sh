@@ -1,0 +1,68 @@
+#!/bin/sh
+# schedrep convert --format svg, drawn by a real browser: headless Chromium
+# renders the sample's picture to a PNG, then counts its pixels (in a page
+# it loads beside it) to check the picture is not blank: the running,
+# runnable and sleeping colours must all be there. Chromium is installed
+# with apt-get when missing and running as root; otherwise the test skips.
+. "$(dirname "$0")/lib.sh"
+set -e
+
+if ! command -v chromium >/dev/null 2>&1; then
+	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+		echo "installing chromium (Debian package) to render the SVG" >&2
+		apt-get update -qq >&2 &&
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+				chromium >&2 || true
+	fi
+	if ! command -v chromium >/dev/null 2>&1; then
+		echo "SKIP: chromium is not installed (Debian: apt-get install chromium, as root)" >&2
+		exit 77
+	fi
+fi
+
+expect_exit 0 "$SREP_BIN" convert -q -f svg -o "$TMP/x.svg" "$DATA/sample-x86_64.data"
+if command -v xmllint >/dev/null 2>&1; then
+	xmllint --noout "$TMP/x.svg" || fail "xmllint refuses the SVG"
+fi
+
+chrome() {
+	timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$TMP/profile" \
+		--allow-file-access-from-files "$@" 2>"$TMP/chrome.err"
+}
+
+chrome --window-size=1600,1200 --screenshot="$TMP/x.png" "file://$TMP/x.svg" >/dev/null ||
+	{ cat "$TMP/chrome.err" >&2; fail "chromium could not render the SVG"; }
+[ -s "$TMP/x.png" ] || fail "no screenshot"
+
+# count the pixels of each state colour of formats/svg.c in the PNG
+cat >"$TMP/count.html" <<'HTML'
+<!DOCTYPE html><html><body><script>
+const want = { running: [46, 125, 50], runnable: [249, 168, 37], sleeping: [144, 202, 249] };
+const img = new Image();
+img.onload = () => {
+	const c = document.createElement('canvas');
+	c.width = img.width; c.height = img.height;
+	const g = c.getContext('2d');
+	g.drawImage(img, 0, 0);
+	const d = g.getImageData(0, 0, c.width, c.height).data, n = {};
+	for (const k in want) n[k] = 0;
+	for (let i = 0; i < d.length; i += 4)
+		for (const k in want)
+			if (Math.abs(d[i] - want[k][0]) + Math.abs(d[i + 1] - want[k][1]) +
+			    Math.abs(d[i + 2] - want[k][2]) < 12) n[k]++;
+	document.body.textContent = 'size ' + c.width + 'x' + c.height + ' running ' + n.running +
+		' runnable ' + n.runnable + ' sleeping ' + n.sleeping;
+};
+img.onerror = () => { document.body.textContent = 'unreadable'; };
+img.src = 'x.png';
+</script></body></html>
+HTML
+chrome --virtual-time-budget=10000 --dump-dom "file://$TMP/count.html" >"$TMP/dom" ||
+	{ cat "$TMP/chrome.err" >&2; fail "chromium could not count pixels"; }
+counts=$(sed -n 's/.*<body>\(size [^<]*\)<\/body>.*/\1/p' "$TMP/dom")
+echo "rendered: $counts" >&2
+set -- $counts
+[ "$1" = size ] && [ "$2" = 1600x1200 ] || fail "unexpected page: $(cat "$TMP/dom")"
+[ "$4" -gt 20000 ] || fail "blank picture? $4 running pixels"
+[ "$6" -gt 5000 ] || fail "blank picture? $6 runnable pixels"
+[ "$8" -gt 20000 ] || fail "blank picture? $8 sleeping pixels"

@@ -114,7 +114,9 @@ static int prescan(struct srep_session *s, struct srep_error *err)
 	int ret;
 
 	ret = input_spool(&s->in, err);
-	while (!ret && (ret = srep_session__next_event(s, &ev, err)) > 0)
+	if (ret)
+		return ret;
+	while ((ret = srep_session__next_event(s, &ev, err)) > 0)
 		;
 	if (ret < 0)
 		return ret;

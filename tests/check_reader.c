@@ -253,12 +253,45 @@ START_TEST(every_combination)
 }
 END_TEST
 
+/* SREP_OPEN_PRESCAN: the whole task table before the first event, then the same events */
+START_TEST(prescan)
+{
+	struct fixture_opts o = combo(_i);
+	struct fixture_info info;
+	struct fixture *fx = fixture_new(&o);
+	struct srep_open_opts oo = { .flags = SREP_OPEN_PRESCAN };
+	struct srep_session *s = NULL;
+	struct srep_error err = { 0 };
+	struct seen seen[64];
+	char path[4096], *dir;
+	size_t n;
+
+	ck_assert_ptr_nonnull(fx);
+	scenario(fx, fixture_add_event(fx, 1, 0, PERF_SAMPLE_CALLCHAIN));
+	dir = write_trace(fx, &info, path, sizeof(path));
+	ck_assert_msg(srep_session__open(&s, path, &oo, &err) == 0, "%s", err.msg);
+	check_tasks(s);
+	ck_assert_uint_eq(srep_session__nr_tasks(s), 4);	/* swapper, server, worker, client */
+	n = collect(s, seen, 64);
+	check_counts(s, &info, "prescan");
+	check_events(seen, n);
+	ck_assert_uint_eq(srep_session__nr_tasks(s), 4);
+	srep_session__delete(s);
+	fixture_free(fx);
+	tu_rmdir(dir);
+	free(dir);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("reader");
 	TCase *tc = tcase_create("combinations");
 
 	tcase_add_loop_test(tc, every_combination, 0, NR_COMBOS);
+	/* file and pipe mode, both byte orders, zstd */
+	tcase_add_loop_test(tc, prescan, 0, 8);
+	tcase_add_loop_test(tc, prescan, 64 + 4, 64 + 6);
 	suite_add_tcase(s, tc);
 	return tu_run_suite(s);
 }

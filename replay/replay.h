@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * replay.h - selective, scaled replay of recorded tasks as mockup threads.
+ *
+ * Three steps, each usable alone (docs/replay.md has the semantics):
+ *
+ *  1. plan (plan.c, defaults.c): the session's time-ordered events become
+ *     one action list per selected task: run N ns of CPU, sleep until a
+ *     selected task wakes it, sleep N ns when the waker is outside the
+ *     selection (or unknown, or a timer), spawn a child, exit. No threads:
+ *     unit tests check plans directly. rp_plan__scale() applies --scale.
+ *  2. run (run.c): one thread of this process per planned task, named after
+ *     its comm; CPU bursts measured in thread CPU time, timed sleeps on
+ *     absolute deadlines, wakeups between mockups through futexes.
+ *  3. report (report.c): recorded vs replayed CPU time, span, wakeups and
+ *     wakeup latency per task, and a summary; JSON through cJSON.
+ *
+ * Like the library, this module never prints: the CLI does.
+ */
+#ifndef SREP_REPLAY_H
+#define SREP_REPLAY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "schedrep.h"
+
+/* ------------------------------------------------------------------ */
+/* Default selection                                                    */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Without --only, replay leaves out the idle task (pid 0), kernel threads
+ * (pid 2 and its descendants) and the recording tool's own process. The
+ * recording tool is the parent process of the workload perf record started
+ * (the task first named "perf-exec"); without such a task, the first
+ * process named "perf". perf bench workloads are named "perf" before they
+ * rename themselves, so a comm alone never decides.
+ */
+struct rp_defaults {
+	bool *excluded;			/* by task index (srep_task__index) */
+	size_t nr;
+	size_t nr_idle, nr_kernel, nr_recorder;	/* tasks excluded for each reason */
+	int32_t recorder_pid;		/* -1: none found */
+	int32_t workload_pid;		/* the "perf-exec" process, -1: none */
+};
+
+int rp_defaults__compute(struct rp_defaults *d, const struct srep_session *s,
+			 struct srep_error *err);
+void rp_defaults__free(struct rp_defaults *d);
+
+/* ------------------------------------------------------------------ */
+/* Plans                                                                */
+/* ------------------------------------------------------------------ */
+
+enum rp_action_kind {
+	RP_RUN = 1,	/* burn rec_ns of CPU (scaled: 'scaled') */
+	RP_SLEEP,	/* timed sleep: waker outside the selection, unknown or a timer */
+	RP_WAIT,	/* sleep until the WAKE with the same id */
+	RP_WAKE,	/* wake 'target' (its WAIT 'id') */
+	RP_SPAWN,	/* start the mockup of task 'target' (recorded fork) */
+	RP_EXIT,	/* the recorded task exited here */
+};
+
+struct rp_action {
+	uint8_t kind;			/* enum rp_action_kind */
+	int32_t cpu;			/* RUN: recorded CPU, -1 unknown */
+	uint32_t id;			/* WAIT/WAKE: wakeup id */
+	uint32_t target;		/* WAKE/SPAWN: plan task index */
+	uint64_t rec_time;		/* recorded start (perf clock, ns) */
+	uint64_t rec_ns;		/* RUN: CPU ns; SLEEP/WAIT: recorded sleep ns */
+	uint64_t rec_latency_ns;	/* SLEEP/WAIT: recorded wakeup-to-run, RP_NO_LATENCY */
+	/*
+	 * Set by rp_plan__scale(): RUN: CPU ns to burn; SLEEP: the end of the
+	 * sleep as an offset from the task's last anchor (its start or the
+	 * end of its last WAIT), so deadlines are absolute and errors do not
+	 * accumulate.
+	 */
+	uint64_t scaled;
+};
+
+#define RP_NO_LATENCY UINT64_MAX
+#define RP_NO_PRIO INT32_MIN
+
+struct rp_task {
+	int32_t pid, tid;
+	char comm[SREP_COMM_MAX];	/* latest recorded comm */
+	int32_t prio;			/* kernel prio (0..139) first recorded, RP_NO_PRIO */
+	int32_t spawner;		/* plan index of the task whose SPAWN starts it, -1: at start */
+	size_t task_index;		/* srep_task__index() in the session */
+	uint64_t start, end;		/* recorded (perf clock, ns) */
+	bool exited;			/* the trace shows its exit */
+	struct rp_action *actions;
+	size_t nr_actions, cap_actions;
+	/* recorded totals */
+	uint64_t cpu_ns;		/* sum of RUN */
+	uint64_t sleep_ns;		/* sum of SLEEP (timed) */
+	uint32_t nr_waits, nr_sleeps;	/* wakeups: by a selected task, timed */
+	uint64_t latency_sum_ns;	/* over wakeups whose latency is known */
+	uint32_t nr_latency;
+	/* set by rp_plan__scale() */
+	uint64_t start_off;		/* start, from the replay's origin */
+	uint64_t expected_span;		/* end - start after scaling (an estimate for mixed scales) */
+	uint64_t expected_cpu;
+};
+
+struct rp_plan {
+	struct rp_task *tasks;
+	size_t nr_tasks;
+	uint64_t origin, end;		/* earliest start, latest end (recorded) */
+	uint32_t nr_wakes;		/* wakeup ids are 0 .. nr_wakes - 1 */
+	size_t nr_selected;		/* selected tasks, with or without activity */
+	size_t nr_actions;
+	uint64_t trace_first, trace_last;	/* timestamps of the whole trace */
+	/* set by rp_plan__scale() */
+	double scale_run, scale_sleep;
+	uint64_t expected_span;		/* replay span the scaled plan aims at */
+};
+
+/*
+ * Build a plan from 'sel' (resolved against 's') minus 'def' (NULL: no
+ * default exclusions, as with --only). 's' must be positioned at its first
+ * event (a fresh session, PRESCAN or not); all events are read. The plan is
+ * scaled by 1 until rp_plan__scale() is called.
+ */
+int rp_plan__build(struct rp_plan **out, struct srep_session *s,
+		   const struct srep_selection *sel, const struct rp_defaults *def,
+		   struct srep_error *err);
+void rp_plan__delete(struct rp_plan *p);
+
+/* Divide recorded CPU bursts by 'run' and timed sleeps by 'sleep' (finite, > 0). */
+int rp_plan__scale(struct rp_plan *p, double run, double sleep, struct srep_error *err);
+
+/* "2", "0.5", "1e1": a finite factor > 0; 'what' names the option in errors */
+int rp_scale__parse(const char *spec, const char *what, double *out, struct srep_error *err);
+
+/* ns / factor, rounded to the nearest ns (saturating) */
+uint64_t rp_scale__ns(uint64_t ns, double factor);
+
+/* actions of 'kind' in task 't' */
+size_t rp_task__count(const struct rp_task *t, enum rp_action_kind kind);
+
+#endif /* SREP_REPLAY_H */

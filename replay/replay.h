@@ -141,4 +141,80 @@ uint64_t rp_scale__ns(uint64_t ns, double factor);
 /* actions of 'kind' in task 't' */
 size_t rp_task__count(const struct rp_task *t, enum rp_action_kind kind);
 
+/* ------------------------------------------------------------------ */
+/* Running                                                              */
+/* ------------------------------------------------------------------ */
+
+enum rp_cpu_map { RP_CPU_MAP_NONE = 0, RP_CPU_MAP_AUTO, RP_CPU_MAP_LIST };
+
+#define RP_MAX_THREADS_DEFAULT 1024
+
+struct rp_run_opts {
+	enum rp_cpu_map cpu_map;
+	/* LIST: recorded CPU i runs on host CPU map[i] (-1: not pinned) */
+	int32_t *map;
+	size_t nr_map;
+	bool keep_prio;			/* apply recorded nice / RT priorities */
+	unsigned repeat;		/* runs, >= 1 (0 = 1) */
+	size_t max_threads;		/* 0 = RP_MAX_THREADS_DEFAULT */
+};
+
+/* "auto", "none" or "REC=HOST,..." into 'o' (o->map is malloc'd, free it) */
+int rp_cpu_map__parse(const char *spec, struct rp_run_opts *o, struct srep_error *err);
+
+/*
+ * --keep-prio: can this process give its threads the recorded priorities?
+ * Tried on a short-lived probe thread with the most demanding RT priority
+ * and the lowest nice value of the plan; SREP_E_UNSUPPORTED with a message
+ * naming the task and what is missing when not.
+ */
+int rp_prio__check(const struct rp_plan *p, struct srep_error *err);
+/* apply a recorded kernel prio to the calling thread: 0 or an errno */
+int rp_prio__apply(int32_t prio);
+
+enum rp_task_state { RP_NOT_STARTED = 0, RP_STOPPED, RP_DONE };
+
+/* what one mockup did, summed over the runs */
+struct rp_task_result {
+	enum rp_task_state state;	/* of the last run */
+	int32_t host_tid;		/* the mockup thread's tid (last run) */
+	uint64_t start_ns, end_ns;	/* CLOCK_MONOTONIC, relative to the run's origin (last run) */
+	uint64_t span_ns;		/* sum over runs of end - start (anchor to end) */
+	uint64_t cpu_ns;		/* sum over runs of thread CPU time */
+	uint64_t wakeups;		/* completed WAIT + SLEEP, summed */
+	uint64_t latency_sum_ns;	/* wakeup-to-run: from the post or the deadline */
+	uint64_t nr_latency;
+	unsigned runs_done;		/* runs in which the task finished */
+};
+
+struct rp_result {
+	struct rp_task_result *tasks;	/* one per plan task */
+	size_t nr_tasks;
+	unsigned runs, runs_done;	/* asked for, completed */
+	uint64_t span_sum_ns;		/* over completed runs: origin to the last thread's end */
+	uint64_t last_span_ns;		/* of the last (maybe partial) run */
+	bool interrupted;
+	/* paired wakeups of the last run, by id, from its origin (0: did not happen) */
+	uint64_t *wake_posted_ns;	/* when the waker posted it */
+	uint64_t *wake_returned_ns;	/* when the wakee's WAIT returned */
+	size_t nr_wakes;
+};
+
+struct rp_runner;
+
+/*
+ * Check everything that can fail before a thread starts: thread count
+ * against max_threads, CPUs of the map, and with keep_prio whether the
+ * recorded priorities can be applied (SREP_E_LIMIT / SREP_E_INVAL /
+ * SREP_E_UNSUPPORTED with a message saying what to change).
+ */
+int rp_runner__new(struct rp_runner **out, const struct rp_plan *p, const struct rp_run_opts *o,
+		   struct srep_error *err);
+/* Replay (blocking). 'res' is filled even when interrupted (partial). */
+int rp_runner__run(struct rp_runner *r, struct rp_result *res, struct srep_error *err);
+/* Stop every mockup soon; async-signal-safe (for SIGINT/SIGTERM handlers). */
+void rp_runner__stop(struct rp_runner *r);
+void rp_runner__delete(struct rp_runner *r);
+void rp_result__free(struct rp_result *res);
+
 #endif /* SREP_REPLAY_H */

@@ -217,4 +217,38 @@ void rp_runner__stop(struct rp_runner *r);
 void rp_runner__delete(struct rp_runner *r);
 void rp_result__free(struct rp_result *res);
 
+/* ------------------------------------------------------------------ */
+/* Fidelity report                                                      */
+/* ------------------------------------------------------------------ */
+
+struct rp_report_row {
+	const struct rp_task *task;
+	const struct rp_task_result *res;
+	uint64_t replayed_cpu, replayed_span;	/* means over completed runs */
+	double cpu_error_pct, span_error_pct;	/* NAN when there is nothing to compare */
+	double recorded_latency, replayed_latency;	/* mean ns, NAN if none */
+	double replayed_wakeups;		/* mean per run */
+};
+
+struct rp_report {
+	struct rp_report_row *rows;
+	size_t nr_rows;
+	size_t nr_compared;		/* rows in the CPU-error statistics */
+	double median_cpu_error_pct;	/* of |cpu_error_pct|, NAN without rows */
+	double p95_cpu_error_pct;
+	double span_error_pct;		/* replay span vs expected span (signed) */
+	uint64_t recorded_span, expected_span, replayed_span;
+	uint64_t recorded_cpu, expected_cpu, replayed_cpu;
+	bool complete;
+};
+
+int rp_report__build(struct rp_report *rep, const struct rp_plan *p, const struct rp_result *res,
+		     struct srep_error *err);
+void rp_report__free(struct rp_report *rep);
+/* JSON text (schema: docs/replay.md), malloc'd; NULL when out of memory */
+char *rp_report__json(const struct rp_report *rep, const struct rp_plan *p,
+		      const struct rp_run_opts *o, const char *trace);
+/* percentile 'q' (0..100) of v[0..n) by linear interpolation; sorts v; NAN if n == 0 */
+double rp_percentile(double *v, size_t n, double q);
+
 #endif /* SREP_REPLAY_H */

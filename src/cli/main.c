@@ -13,6 +13,7 @@
 
 const struct cli_cmd cli_commands[] = {
 	{ "info", cmd_info, "what is in a trace: header facts, record and event counts" },
+	{ "replay", cmd_replay, "replay selected tasks as mockup threads, scaled, with a fidelity report" },
 	{ NULL, NULL, NULL },
 };
 

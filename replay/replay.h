@@ -178,8 +178,9 @@ enum rp_task_state { RP_NOT_STARTED = 0, RP_STOPPED, RP_DONE };
 struct rp_task_result {
 	enum rp_task_state state;	/* of the last run */
 	int32_t host_tid;		/* the mockup thread's tid (last run) */
-	uint64_t start_ns, end_ns;	/* CLOCK_MONOTONIC, relative to the run's origin (last run) */
-	uint64_t span_ns;		/* sum over runs of end - start (anchor to end) */
+	uint64_t start_ns, end_ns;	/* the thread's, from the run's origin (last run) */
+	uint64_t span_ns;		/* sum over runs of end - anchor (its start as planned:
+					   a late start counts in the span) */
 	uint64_t cpu_ns;		/* sum over runs of thread CPU time */
 	uint64_t wakeups;		/* completed WAIT + SLEEP, summed */
 	uint64_t latency_sum_ns;	/* wakeup-to-run: from the post or the deadline */

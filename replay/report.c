@@ -141,6 +141,9 @@ static cJSON *row_json(const struct rp_report_row *row, const struct rp_plan *p)
 	add_num(o, "replay_tid", row->res->host_tid ? row->res->host_tid : NAN);
 	cJSON_AddStringToObject(o, "state", state_name(row->res->state));
 	add_num(o, "recorded_start_ns", (double)(t->start - p->origin));
+	add_num(o, "expected_start_ns", (double)t->start_off);
+	add_num(o, "replayed_start_ns", row->res->state == RP_NOT_STARTED ? NAN :
+		(double)row->res->start_ns);
 	add_num(o, "recorded_cpu_ns", (double)t->cpu_ns);
 	add_num(o, "expected_cpu_ns", (double)t->expected_cpu);
 	add_num(o, "replayed_cpu_ns", (double)row->replayed_cpu);

@@ -289,6 +289,7 @@ static void *mockup(void *arg)
 	int32_t pinned = NOT_PINNED;
 	size_t i;
 
+	sl->run.start_ns = now_ns();
 	sl->run.host_tid = gettid();
 	setup_thread(r, t);
 	for (i = 0; i < t->nr_actions && t->actions[i].kind != RP_EXIT; i++) {
@@ -392,7 +393,7 @@ static void collect(struct rp_runner *r, struct rp_result *res, bool complete)
 		if (!sl->created)
 			continue;
 		out->host_tid = sl->run.host_tid;
-		out->start_ns = sl->anchor > r->t0 ? sl->anchor - r->t0 : 0;
+		out->start_ns = sl->run.start_ns - r->t0;
 		out->end_ns = sl->run.end_ns - r->t0;
 		out->span_ns += sl->run.end_ns > sl->anchor ? sl->run.end_ns - sl->anchor : 0;
 		out->cpu_ns += sl->run.cpu_ns;

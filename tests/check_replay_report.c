@@ -187,11 +187,14 @@ START_TEST(json)
 	ck_assert(num(t, "replay_tid") == 1000);
 	ck_assert(num(t, "wakeups") == 1);
 	ck_assert(num(t, "recorded_wakeup_latency_ns") == 100);
+	ck_assert(num(t, "expected_start_ns") == 0);
+	ck_assert(num(t, "replayed_start_ns") == 0);
 	ck_assert_str_eq(cJSON_GetObjectItem(t, "state")->valuestring, "done");
 	t = cJSON_GetArrayItem(tasks, 2);
 	ck_assert_str_eq(cJSON_GetObjectItem(t, "state")->valuestring, "not_started");
 	ck_assert(isnan(num(t, "cpu_error_pct")));	/* null */
 	ck_assert(isnan(num(t, "replay_tid")));
+	ck_assert(isnan(num(t, "replayed_start_ns")));
 	cJSON_Delete(doc);
 	free(text);
 	rp_report__free(&rep);

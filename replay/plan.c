@@ -157,7 +157,7 @@ static int cmp_key(const void *x, const void *y)
 
 static int32_t lookup(const struct builder *b, int32_t tid, uint64_t t)
 {
-	size_t lo = 0, hi = b->nr_keys, mid, first;
+	size_t lo = 0, hi = b->nr_keys, mid;
 
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
@@ -168,10 +168,10 @@ static int32_t lookup(const struct builder *b, int32_t tid, uint64_t t)
 	}
 	if (lo == b->nr_keys || b->keys[lo].tid != tid)
 		return -1;
-	first = lo;
+	/* the first incarnation, or a later one forked before t */
 	while (lo + 1 < b->nr_keys && b->keys[lo + 1].tid == tid && b->keys[lo + 1].fork_time <= t)
 		lo++;
-	return b->keys[lo >= first ? lo : first].plan;
+	return b->keys[lo].plan;
 }
 
 /* ---- per-CPU time of the last switch: when a task seen first switching out began ---- */

@@ -44,6 +44,8 @@ struct btask {
 	uint64_t burst_start;		/* recorded start of the open RUN */
 	uint64_t burst_cpu;		/* on-CPU ns in it so far */
 	int32_t burst_cpuid;		/* its CPU, -1 not yet known */
+	int32_t on_cpu;			/* RUNNING: where, -1 unknown */
+	uint64_t seen_at;		/* not RUNNING: earliest sign of it running again, 0 none */
 	bool exiting;
 	uint64_t exit_time;		/* when it exited (its last switch-out may be missing) */
 	size_t lat_action;		/* SLEEP/WAIT waiting for the next switch-in, SIZE_MAX none */
@@ -56,12 +58,18 @@ struct tid_key {
 	int32_t plan;			/* plan index, -1 not planned */
 };
 
+/* what the builder knows of a CPU */
+struct bcpu {
+	uint64_t last;			/* time of its last switch, 0 none */
+	int32_t cur;			/* planned task switched in last, -1 none */
+};
+
 struct builder {
 	struct rp_plan *p;
 	struct btask *bt;
 	struct tid_key *keys;
 	size_t nr_keys;
-	uint64_t *cpu_last;		/* per CPU: time of its last switch */
+	struct bcpu *cpus;
 	size_t nr_cpu;
 	uint64_t first, last;		/* of all timestamped events */
 	uint64_t first_sched;		/* of the first switch or wakeup: side-band records can
@@ -174,35 +182,35 @@ static int32_t lookup(const struct builder *b, int32_t tid, uint64_t t)
 	return b->keys[lo].plan;
 }
 
-/* ---- per-CPU time of the last switch: when a task seen first switching out began ---- */
+/* ---- CPUs: when their last switch was, who runs there ---- */
 
-static uint64_t *cpu_slot(struct builder *b, int32_t cpu)
+static struct bcpu *cpu_slot(struct builder *b, int32_t cpu)
 {
+	struct bcpu *v;
 	size_t n, i;
-	uint64_t *v;
 
 	if (cpu < 0 || (uint32_t)cpu >= RP_MAX_CPU_SLOTS)
 		return NULL;
 	if ((size_t)cpu >= b->nr_cpu) {
 		n = (size_t)cpu + 8;
-		v = realloc(b->cpu_last, n * sizeof(*v));
+		v = realloc(b->cpus, n * sizeof(*v));
 		if (!v) {
 			b->failed = SREP_E_NOMEM;
 			return NULL;
 		}
 		for (i = b->nr_cpu; i < n; i++)
-			v[i] = 0;
-		b->cpu_last = v;
+			v[i] = (struct bcpu){ 0, -1 };
+		b->cpus = v;
 		b->nr_cpu = n;
 	}
-	return &b->cpu_last[cpu];
+	return &b->cpus[cpu];
 }
 
 static uint64_t running_since(struct builder *b, int32_t cpu)
 {
-	uint64_t *last = cpu_slot(b, cpu);
+	struct bcpu *c = cpu_slot(b, cpu);
 
-	return last && *last ? *last : b->first_sched;
+	return c && c->last ? c->last : b->first_sched;
 }
 
 /*
@@ -225,6 +233,7 @@ static bool ensure_running(struct builder *b, int32_t pi, uint64_t t, int32_t cp
 		open_burst(bt, since, cpu);
 		bt->st = B_RUNNING;
 		bt->since = since;
+		bt->on_cpu = cpu;
 	}
 	return bt->st == B_RUNNING;
 }
@@ -237,12 +246,57 @@ static void note_prio(struct rp_task *t, int32_t prio)
 		t->prio = prio;
 }
 
+static void switch_in(struct builder *b, int32_t pi, uint64_t t, int32_t cpu);
+
+/*
+ * Switched out but not seen switched in (per-task recordings see only
+ * their tasks' switch-outs; events get lost): it came in when a sample
+ * first showed it current, else at the CPU's previous switch (the
+ * earliest it can have), after a sleep whose waker is unknown.
+ */
+static void switched_in_unseen(struct builder *b, int32_t pi, uint64_t t, int32_t cpu)
+{
+	struct btask *bt = &b->bt[pi];
+	uint64_t in = bt->seen_at ? bt->seen_at : running_since(b, cpu);
+
+	if (in < bt->since)
+		in = bt->since;
+	switch_in(b, pi, in < t ? in : t, cpu);
+}
+
+/*
+ * A tracepoint sample is taken in the context of the task current on its
+ * CPU: a sign that a task not running in our view runs again. A
+ * sched_stat_runtime even says for how long it has.
+ */
+static void note_current(struct builder *b, const struct srep_event *ev)
+{
+	int32_t pi = ev->tid > 0 ? lookup(b, ev->tid, ev->time) : -1;
+	uint64_t at = ev->time;
+	struct btask *bt;
+
+	if (pi < 0 || ev->source != SREP_SRC_TRACEPOINT)
+		return;
+	bt = &b->bt[pi];
+	if (bt->st != B_BLOCKED && bt->st != B_RUNNABLE)
+		return;
+	if (ev->kind == SREP_EV_STAT && ev->u.stat.kind == SREP_STAT_RUNTIME &&
+	    ev->u.stat.tid == ev->tid && ev->u.stat.value < at)
+		at -= ev->u.stat.value;
+	if (at < bt->since)
+		at = bt->since;
+	if (!bt->seen_at || at < bt->seen_at)
+		bt->seen_at = at;
+}
+
 static void switch_out(struct builder *b, int32_t pi, uint64_t t, int32_t cpu, bool runnable)
 {
 	struct btask *bt = &b->bt[pi];
 
+	if (bt->st == B_BLOCKED || bt->st == B_RUNNABLE)
+		switched_in_unseen(b, pi, t, cpu);
 	if (!ensure_running(b, pi, t, cpu))
-		return;		/* not running in our view: a lost event; nothing to add */
+		return;		/* done */
 	bt->burst_cpu += delta(bt->since, t);
 	bt->since = t;
 	if (runnable) {
@@ -316,6 +370,29 @@ static void switch_in(struct builder *b, int32_t pi, uint64_t t, int32_t cpu)
 	}
 	bt->st = B_RUNNING;
 	bt->since = t;
+	bt->on_cpu = cpu;
+	bt->seen_at = 0;
+}
+
+/*
+ * A switch on a CPU whose previous task is not the one we saw switched in
+ * there: that task left at a time the trace does not show (per-task
+ * recordings see only their own tasks switching out; events get lost).
+ * What it ran since is unknown and not counted; it is taken as blocked
+ * since it was switched in, so its next wakeup or switch-in ends a sleep.
+ */
+static void left_unseen(struct builder *b, struct bcpu *c, int32_t cpu, int32_t prev)
+{
+	struct btask *bt;
+
+	if (!c || c->cur < 0 || c->cur == prev)
+		return;
+	bt = &b->bt[c->cur];
+	if (bt->st == B_RUNNING && bt->on_cpu == cpu) {
+		close_burst(b, c->cur);
+		bt->st = B_BLOCKED;
+	}
+	c->cur = -1;
 }
 
 static void on_switch(struct builder *b, const struct srep_event *ev)
@@ -323,20 +400,27 @@ static void on_switch(struct builder *b, const struct srep_event *ev)
 	const struct srep_switch *sw = &ev->u.sw;
 	bool out_only = ev->flags & SREP_EVF_SWITCH_OUT, in_only = ev->flags & SREP_EVF_SWITCH_IN;
 	bool runnable = sw->prev_state == 'R' || (ev->flags & SREP_EVF_PREEMPT);
-	uint64_t *last;
-	int32_t pi;
+	struct bcpu *c = cpu_slot(b, ev->cpu);
+	int32_t pi = -1;
 
-	if (!in_only && sw->prev_tid > 0 && (pi = lookup(b, sw->prev_tid, ev->time)) >= 0) {
+	if (!in_only) {
+		pi = sw->prev_tid > 0 ? lookup(b, sw->prev_tid, ev->time) : -1;
+		left_unseen(b, c, ev->cpu, pi);
+	}
+	if (pi >= 0) {
 		note_prio(&b->p->tasks[pi], sw->prev_prio);
 		switch_out(b, pi, ev->time, ev->cpu, runnable);
 	}
-	if (!out_only && sw->next_tid > 0 && (pi = lookup(b, sw->next_tid, ev->time)) >= 0) {
+	pi = !out_only && sw->next_tid > 0 ? lookup(b, sw->next_tid, ev->time) : -1;
+	if (pi >= 0) {
 		note_prio(&b->p->tasks[pi], sw->next_prio);
 		switch_in(b, pi, ev->time, ev->cpu);
 	}
-	last = cpu_slot(b, ev->cpu);
-	if (last)
-		*last = ev->time;
+	if (c) {
+		c->last = ev->time;
+		if (!out_only)
+			c->cur = pi;
+	}
 }
 
 /* a real wakeup between two planned tasks: WAIT in the wakee, WAKE in the waker */
@@ -445,6 +529,8 @@ static void on_event(struct builder *b, const struct srep_event *ev)
 		b->first_sched = ev->time;
 	if (ev->time > b->last)
 		b->last = ev->time;
+	if (ev->kind != SREP_EV_SWITCH)
+		note_current(b, ev);
 	switch (ev->kind) {
 	case SREP_EV_SWITCH:	on_switch(b, ev); break;
 	case SREP_EV_WAKEUP:	on_wakeup(b, ev); break;
@@ -607,7 +693,7 @@ int rp_plan__build(struct rp_plan **out, struct srep_session *s,
 	}
 	free(b.bt);
 	free(b.keys);
-	free(b.cpu_last);
+	free(b.cpus);
 	if (ret < 0) {
 		rp_plan__delete(b.p);
 		return ret;

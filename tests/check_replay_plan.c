@@ -284,6 +284,44 @@ START_TEST(switch_records_only)
 END_TEST
 
 /*
+ * A per-task recording (perf record -e sched:sched_switch -- CMD) sees only
+ * its tasks switching out: a task seen switching out after blocking came
+ * in at the CPU's previous switch (the earliest it can have), after a timed
+ * sleep, unless a sample showed it running later (sched_stat_runtime: for
+ * how long); a task switched to that never shows up again left at an
+ * unknown time and is not charged for it.
+ */
+START_TEST(switch_outs_only)
+{
+	struct fixture_opts o = { 0 };
+	struct fixture *fx = fixture_new(&o);
+	const struct want a[] = { { RP_SLEEP, 1000, 2000, 0 }, { RP_RUN, 3000, 2000, 0 } };
+	const struct want b[] = {
+		{ RP_RUN, 1000, 2000, 0 }, { RP_SLEEP, 3000, 3500, 0 }, { RP_RUN, 6500, 600, 0 },
+	};
+	struct rp_plan *p;
+
+	fixture_comm(fx, T(0), 0, 100, 100, "a", false);
+	fixture_comm(fx, T(0), 0, 200, 200, "b", false);
+	fixture_comm(fx, T(0), 0, 300, 300, "other", false);
+	fixture_switch(fx, T(1000), 0, "a", 100, 120, FIXTURE_STATE_S, "other", 300, 120);
+	fixture_switch(fx, T(3000), 0, "b", 200, 120, FIXTURE_STATE_S, "swapper/0", 0, 120);
+	fixture_switch(fx, T(5000), 0, "a", 100, 120, FIXTURE_STATE_S, "swapper/0", 0, 120);
+	/* b again: the sample at 7000 says it has run 500 ns there */
+	fixture_set_current(fx, 0, 200, 200);
+	fixture_stat_runtime(fx, T(7000), 0, "b", 200, 500, 0);
+	fixture_switch(fx, T(7100), 0, "b", 200, 120, FIXTURE_STATE_S, "swapper/0", 0, 120);
+	p = rf_build(fx, NULL, NULL);
+	ck_assert_uint_eq(p->nr_tasks, 2);
+	ck_assert_ptr_null(rf_task(p, 300, 0));
+	check_actions(p, rf_task(p, 100, 0), a, 2);
+	check_actions(p, rf_task(p, 200, 0), b, 3);
+	rp_plan__delete(p);
+	fixture_free(fx);
+}
+END_TEST
+
+/*
  * perf's side-band records can start well before the scheduler tracepoints
  * (tests/data/sample-x86_64.data: 70 ms): a task seen only forking and
  * exiting there never ran as far as the trace knows, and adds no CPU time.
@@ -519,6 +557,7 @@ int main(void)
 	tcase_add_loop_test(tc, every_format, 0, 32);
 	tcase_add_test(tc, switch_records_only);
 	tcase_add_test(tc, records_before_tracepoints);
+	tcase_add_test(tc, switch_outs_only);
 	tcase_add_test(tc, default_exclusions);
 	tcase_add_test(tc, recorder_found);
 	suite_add_tcase(s, tc);

@@ -21,7 +21,7 @@ grep "^recorded:" "$TMP/out" | sed 's/^recorded:/expected:/' >"$TMP/want"
 grep "^expected:" "$TMP/out" | diff -u "$TMP/want" - >&2 || fail "scale 1 changes the figures"
 expect_exit 0 "$SREP_BIN" replay --dry-run --only sched-messaging --scale 10 "$S"
 grep -q "^scale:     run 10, sleep 10$" "$TMP/out" || fail "scale line"
-grep -q "^expected:  cpu 8.099 ms, span 7.448 ms$" "$TMP/out" || fail "scaled expectations"
+grep -q "^expected:  cpu 8.126 ms, span 7.448 ms$" "$TMP/out" || fail "scaled expectations"
 expect_exit 0 "$SREP_BIN" replay --dry-run --only sched-messaging --scale 10 --scale-sleep 1 "$S"
 grep -q "^scale:     run 10, sleep 1$" "$TMP/out" || fail "--scale-sleep does not override --scale"
 
@@ -51,7 +51,7 @@ for k in median_cpu_error_pct p95_cpu_error_pct span_error_pct; do
 done
 [ "$(grep -c '"state":[[:space:]]*"done"' "$TMP/r.json")" = 41 ] || fail "not every mockup finished"
 [ "$(grep -c ' sched-messaging ' "$TMP/out")" = 41 ] || fail "the table has not 41 rows"
-grep -q "^cpu time:  expected 8.099 ms" "$TMP/out" || fail "table summary"
+grep -q "^cpu time:  expected 8.126 ms" "$TMP/out" || fail "table summary"
 [ ! -s "$TMP/err" ] || fail "-q printed on stderr"
 
 # big-endian s390x with zstd, the report on stdout, mockups following the recorded CPUs

@@ -19,7 +19,9 @@
 #  3. perf sched replay -r 1 of the whole trace, recorded the same way; its
 #     k-th thread (fork order) replays perf's "task k", matched by pid;
 #  4. schedrep replay --scale 10: the replay span (its report) against the
-#     recorded span / 10.
+#     recorded span / 10, and the CPUs in use on average (CPU time / span)
+#     in the recording and in the replay: a replay that gets fewer CPUs
+#     than the recording used (a busy machine) cannot keep the span.
 # The CPU error of a task is |replayed - recorded| / recorded over the tasks
 # schedrep replays; the table shows its median and 95th percentile.
 set -eu
@@ -97,10 +99,10 @@ stats() {
 }
 
 echo "machine: $(nproc) CPUs; load before: $(uptime | sed 's/.*load average: //')"
-printf "\n%-24s %5s  %-21s %-21s  %-29s\n" "" "" "CPU error: schedrep" "perf sched replay" \
-	"span at --scale 10 (schedrep)"
-printf "%-24s %5s  %-21s %-21s  %9s %9s %9s\n" "trace" "tasks" "median  p95" "median  p95" \
-	"recorded" "replayed" "ratio"
+printf "\n%-24s %5s  %-21s %-21s  %-29s %s\n" "" "" "CPU error: schedrep" "perf sched replay" \
+	"span at --scale 10 (schedrep)" "CPUs in use"
+printf "%-24s %5s  %-21s %-21s  %9s %9s %9s  %s\n" "trace" "tasks" "median  p95" "median  p95" \
+	"recorded" "replayed" "ratio" "rec/replay"
 for trace in "$@"; do
 	name=$(basename "$trace" .data)
 	cpu_per_tid "$trace" >"$TMP/orig"
@@ -121,11 +123,15 @@ for trace in "$@"; do
 	"$SCHEDREP" replay -q --only "$ONLY" --scale 10 --report "$TMP/sr10.json" "$trace" >/dev/null
 	rec=$(summary_num "$TMP/sr10.json" recorded_span_ns)
 	rep=$(summary_num "$TMP/sr10.json" replayed_span_ns)
-	printf "%-24s %5s  %-21s %-21s  %7.1fms %7.1fms %9.3f\n" "$name" "$(wc -l <"$TMP/tids")" \
+	rcpu=$(summary_num "$TMP/sr10.json" recorded_cpu_ns)
+	pcpu=$(summary_num "$TMP/sr10.json" replayed_cpu_ns)
+	printf "%-24s %5s  %-21s %-21s  %7.1fms %7.1fms %9.3f  %4.2f/%4.2f\n" "$name" \
+		"$(wc -l <"$TMP/tids")" \
 		"$(stats "$TMP/sr.err1" | awk '{printf "%5s%% %6s%%", $1, $2}')" \
 		"$(stats "$TMP/psr.err1" | awk '{printf "%5s%% %6s%%", $1, $2}')" \
 		"$(echo "$rec" | awk '{print $1 / 10 / 1e6}')" "$(echo "$rep" | awk '{print $1 / 1e6}')" \
-		"$(echo "$rep $rec" | awk '{print $1 / ($2 / 10)}')"
+		"$(echo "$rep $rec" | awk '{print $1 / ($2 / 10)}')" \
+		"$(echo "$rcpu $rec" | awk '{print $1 / $2}')" "$(echo "$pcpu $rep" | awk '{print $1 / $2}')"
 done
 echo
 echo "ratio: replayed span / (recorded span / 10); target within 0.9 .. 1.1"

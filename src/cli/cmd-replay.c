@@ -205,10 +205,10 @@ static int replay(const struct replay_opts *o, struct rp_plan *p, const char *tr
 	ret = rp_runner__new(&r, p, &o->run, &err);
 	if (ret)
 		return cli_error(&err);
+	catch_stop(r);		/* before the line saying so: scripts wait for it */
 	if (!cli_quiet)
 		fprintf(stderr, "schedrep: replaying %zu tasks, expected span %.3f s\n", p->nr_tasks,
 			(double)p->expected_span / 1e9);
-	catch_stop(r);
 	ret = rp_runner__run(r, &res, &err);
 	cli_signals_install();	/* from here on, Ctrl-C only removes a half-written report */
 	running = NULL;

@@ -60,22 +60,28 @@ expect_exit 0 "$SREP_BIN" replay -q --only sched-messaging --scale 20 --cpu-map 
 [ "$(grep -c '"state":[[:space:]]*"done"' "$TMP/out")" = 81 ] || fail "s390x: not every mockup finished"
 grep -q '"cpu_map":[[:space:]]*"auto"' "$TMP/out" || fail "s390x: cpu map"
 
-# SIGINT: the mockups stop, the partial report follows, exit 130
-"$SREP_BIN" replay --only sched-messaging --scale 0.01 "$S" >"$TMP/out" 2>"$TMP/err" &
-pid=$!
-tries=0
-until grep -q "^schedrep: replaying" "$TMP/err"; do
-	tries=$((tries + 1))
-	[ $tries -lt 300 ] || { kill $pid; fail "the replay did not start"; }
-	sleep 0.05
+# SIGINT, SIGTERM: the mockups stop, the partial report follows, exit 130
+for sig in INT TERM; do
+	rm -f "$TMP/err"	# the last round's line must not count
+	"$SREP_BIN" replay --only sched-messaging --scale 0.01 --report "$TMP/part.json" "$S" \
+		>"$TMP/out" 2>"$TMP/err" &
+	pid=$!
+	tries=0
+	until grep -q "^schedrep: replaying" "$TMP/err" 2>/dev/null; do
+		tries=$((tries + 1))
+		[ $tries -lt 300 ] || { kill $pid; fail "the replay did not start"; }
+		sleep 0.05
+	done
+	kill -$sig $pid
+	set +e
+	wait $pid
+	status=$?
+	set -e
+	[ $status = 130 ] || fail "SIG$sig: exit $status, expected 130"
+	grep -q "interrupted (partial figures)" "$TMP/out" || fail "no partial report after SIG$sig"
+	grep -q '"complete":[[:space:]]*false' "$TMP/part.json" || fail "SIG$sig: JSON not partial"
+	grep -q '"state":[[:space:]]*"stopped"' "$TMP/part.json" || fail "SIG$sig: nothing stopped"
 done
-kill -INT $pid
-set +e
-wait $pid
-status=$?
-set -e
-[ $status = 130 ] || fail "SIGINT: exit $status, expected 130"
-grep -q "interrupted (partial figures)" "$TMP/out" || fail "no partial report after SIGINT"
 
 # --keep-prio: migration/0 was recorded at RT priority 99; refused without privilege
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then

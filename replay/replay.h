@@ -186,6 +186,7 @@ struct rp_task_result {
 	uint64_t latency_sum_ns;	/* wakeup-to-run: from the post or the deadline */
 	uint64_t nr_latency;
 	unsigned runs_done;		/* runs in which the task finished */
+	int32_t last_cpu;		/* the host CPU its last burst ended on (last run), -1 none */
 };
 
 struct rp_result {

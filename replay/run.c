@@ -254,7 +254,10 @@ static bool act(struct slot *sl, const struct rp_action *a, uint64_t *anchor, ui
 	case RP_RUN:
 		follow_cpu(r, a->cpu, pinned);
 		*cpu += a->scaled;
-		return burn_until(r, *cpu);
+		if (!burn_until(r, *cpu))
+			return false;
+		sl->run.last_cpu = sched_getcpu();
+		return true;
 	case RP_SLEEP:
 		began = now_ns();
 		if (!sleep_until(r, *anchor + a->scaled))
@@ -291,6 +294,7 @@ static void *mockup(void *arg)
 
 	sl->run.start_ns = now_ns();
 	sl->run.host_tid = gettid();
+	sl->run.last_cpu = -1;
 	setup_thread(r, t);
 	for (i = 0; i < t->nr_actions && t->actions[i].kind != RP_EXIT; i++) {
 		if (!act(sl, &t->actions[i], &anchor, &cpu, &pinned))
@@ -393,6 +397,7 @@ static void collect(struct rp_runner *r, struct rp_result *res, bool complete)
 		if (!sl->created)
 			continue;
 		out->host_tid = sl->run.host_tid;
+		out->last_cpu = sl->run.last_cpu;
 		out->start_ns = sl->run.start_ns - r->t0;
 		out->end_ns = sl->run.end_ns - r->t0;
 		out->span_ns += sl->run.end_ns > sl->anchor ? sl->run.end_ns - sl->anchor : 0;

@@ -85,6 +85,47 @@ START_TEST(forks_and_wakeups)
 }
 END_TEST
 
+/* --cpu-map: each burst runs on the host CPU the map gives its recorded CPU */
+START_TEST(cpu_map_pins)
+{
+	struct fixture_opts fo = { 0 };
+	struct fixture *fx = fixture_new(&fo);
+	struct rp_run_opts o = { 0 };
+	const struct rp_task *c1;
+	struct rp_result res;
+	struct rp_plan *p;
+	cpu_set_t allowed;
+	int32_t cpus[2] = { -1, -1 };
+	char spec[32];
+	size_t c, n = 0, i;
+
+	ck_assert_int_eq(sched_getaffinity(0, sizeof(allowed), &allowed), 0);
+	for (c = 0; c < CPU_SETSIZE && n < 2; c++)
+		if (CPU_ISSET(c, &allowed))
+			cpus[n++] = (int32_t)c;
+	rf_fork(fx, US);
+	p = rf_build(fx, NULL, NULL);
+	/* every recorded CPU on the last usable host CPU */
+	snprintf(spec, sizeof(spec), "0=%d,1=%d", cpus[n - 1], cpus[n - 1]);
+	ck_assert_int_eq(rp_cpu_map__parse(spec, &o, NULL), 0);
+	run_plan(p, &o, &res);
+	check_complete(p, &res, 1);
+	for (i = 0; i < p->nr_tasks; i++)
+		ck_assert_int_eq(res.tasks[i].last_cpu, cpus[n - 1]);
+	rp_result__free(&res);
+	/* auto: the first child's last burst was on recorded CPU 1 */
+	ck_assert_int_eq(rp_cpu_map__parse("auto", &o, NULL), 0);
+	run_plan(p, &o, &res);
+	c1 = rf_task(p, 101, 0);
+	ck_assert_int_eq(c1->actions[c1->nr_actions - 2].cpu, 1);
+	ck_assert_int_eq(res.tasks[rf_index(p, c1)].last_cpu, cpus[1 % n]);
+	rp_result__free(&res);
+	free(o.map);
+	rp_plan__delete(p);
+	fixture_free(fx);
+}
+END_TEST
+
 /* ping wakes pong wakes ping...: the replay posts the wakeups in the recorded order */
 START_TEST(wakeup_chain_order)
 {
@@ -313,6 +354,7 @@ int main(void)
 
 	tcase_set_timeout(tc, 10);	/* sanitizers slow thread creation down */
 	tcase_add_test(tc, forks_and_wakeups);
+	tcase_add_test(tc, cpu_map_pins);
 	tcase_add_test(tc, wakeup_chain_order);
 	tcase_add_test(tc, timed_sleep_deadline);
 	tcase_add_test(tc, stop_while_sleeping);

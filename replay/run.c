@@ -17,8 +17,11 @@
  *    another task release it); the futex word per thread just says "look
  *    again", and a WAKE costs one atomic store and one FUTEX_WAKE, about what
  *    the recorded task paid for its own wakeup.
- * Data crosses threads only through C11 atomics (release/acquire), a mutex
- * and pthread_create/join, so ThreadSanitizer can check all of it.
+ * A mockup whose task forked a replayed child creates the child's thread
+ * itself, as the task forked it; the main thread creates the others at
+ * their time and joins them all, creators first. Data crosses threads only
+ * through C11 atomics (release/acquire) and pthread_create/join, so
+ * ThreadSanitizer can check all of it.
  *
  * CPU bursts run until the thread's own CPU time (CLOCK_THREAD_CPUTIME_ID)
  * reaches the sum of the bursts so far: preemption does not stretch them,
@@ -50,8 +53,8 @@ struct slot {
 	uint32_t idx;
 	_Atomic uint32_t wake_word;	/* futex: bumped by every WAKE aimed here and by stop */
 	uint64_t anchor;		/* CLOCK_MONOTONIC start, set before the thread is created */
-	pthread_t th;
-	bool created;			/* main thread only */
+	pthread_t th;			/* written by its creator before 'created' */
+	atomic_bool created;
 	struct rp_task_result run;	/* this run: the thread writes it, main reads after join */
 };
 
@@ -63,20 +66,18 @@ struct rp_runner {
 	uint64_t *wake_post;		/* when it was posted: written before wake_done */
 	uint64_t *wake_seen;		/* when the WAIT returned: written by the wakee */
 	_Atomic uint32_t stop;		/* futex: timed sleeps wait on it */
-	_Atomic uint32_t main_word;	/* futex: spawn requests, exits and stop wake main */
+	_Atomic uint32_t main_word;	/* futex: exits and stop wake main */
 	_Atomic uint32_t finished;
-	pthread_mutex_t mu;		/* the spawn requests below */
-	uint32_t *req;
-	uint64_t *req_post;
-	size_t nr_req;
-	uint32_t *timed;		/* tasks started at their time, by start_off */
+	uint32_t *timed;		/* tasks the main thread starts at their time, by start_off */
 	size_t nr_timed;
+	uint32_t *join_order;		/* creators before the threads they create */
 	cpu_set_t allowed;		/* the CPUs this process may use */
 	int32_t *host_cpus;		/* the same as a list, for --cpu-map auto */
 	size_t nr_host_cpus;
 	pthread_attr_t attr;
 	uint64_t t0;			/* origin of the current run */
-	uint32_t failed;		/* the task whose thread could not be created */
+	_Atomic int create_error;	/* pthread_create's error, 0 none */
+	_Atomic uint32_t failed;	/* the task whose thread it could not create */
 };
 
 /* ---- time and futexes ---- */
@@ -179,15 +180,34 @@ static void post(struct rp_runner *r, uint32_t id, uint32_t target)
 	futex_wake(&to->wake_word, 1);
 }
 
-static void request_spawn(struct rp_runner *r, uint32_t child)
-{
-	uint64_t t = now_ns();
+static void *mockup(void *arg);
 
-	pthread_mutex_lock(&r->mu);
-	r->req[r->nr_req] = child;	/* room for every task: each is spawned once a run */
-	r->req_post[r->nr_req++] = t;
-	pthread_mutex_unlock(&r->mu);
-	kick(&r->main_word);
+/*
+ * Create the mockup of task 'idx', from the main thread (tasks started at
+ * their time) or from the mockup whose SPAWN it is, as the recorded parent
+ * forked it itself: no hop through another thread delays the child.
+ */
+static int start_mockup(struct rp_runner *r, uint32_t idx, uint64_t anchor)
+{
+	struct slot *sl = &r->slots[idx];
+	sigset_t all, old;
+	int ret;
+
+	sl->anchor = anchor;
+	memset(&sl->run, 0, sizeof(sl->run));
+	/* signals go to the main thread, whose handler stops the replay */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	ret = pthread_create(&sl->th, &r->attr, mockup, sl);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!ret) {
+		atomic_store_explicit(&sl->created, true, memory_order_release);
+		return 0;
+	}
+	atomic_store_explicit(&r->failed, idx, memory_order_relaxed);
+	atomic_store_explicit(&r->create_error, ret, memory_order_release);
+	rp_runner__stop(r);
+	return ret;
 }
 
 static int32_t host_cpu_for(const struct rp_runner *r, int32_t rec_cpu, int32_t current)
@@ -276,7 +296,7 @@ static bool act(struct slot *sl, const struct rp_action *a, uint64_t *anchor, ui
 		post(r, a->id, a->target);
 		return true;
 	case RP_SPAWN:
-		request_spawn(r, a->target);
+		start_mockup(r, a->target, now_ns());
 		return true;
 	default:
 		return true;
@@ -308,41 +328,7 @@ static void *mockup(void *arg)
 	return NULL;
 }
 
-/* ---- the main thread: starts mockups at their time or on request ---- */
-
-static int start_mockup(struct rp_runner *r, uint32_t idx, uint64_t anchor)
-{
-	struct slot *sl = &r->slots[idx];
-	sigset_t all, old;
-	int ret;
-
-	if (sl->created)
-		return 0;
-	sl->anchor = anchor;
-	memset(&sl->run, 0, sizeof(sl->run));
-	/* signals go to the main thread, whose handler stops the replay */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	ret = pthread_create(&sl->th, &r->attr, mockup, sl);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	sl->created = ret == 0;
-	if (ret)
-		r->failed = idx;
-	return ret;
-}
-
-static int start_requested(struct rp_runner *r)
-{
-	size_t i;
-	int ret = 0;
-
-	pthread_mutex_lock(&r->mu);
-	for (i = 0; i < r->nr_req && !ret; i++)
-		ret = start_mockup(r, r->req[i], r->req_post[i]);
-	r->nr_req = 0;
-	pthread_mutex_unlock(&r->mu);
-	return ret;
-}
+/* ---- the main thread: starts mockups at their time, waits for the end ---- */
 
 static void stop_all(struct rp_runner *r)
 {
@@ -367,7 +353,6 @@ static int drive(struct rp_runner *r, size_t *next_timed)
 		if (stopped(r) || atomic_load_explicit(&r->finished, memory_order_acquire) ==
 		    r->p->nr_tasks)
 			break;
-		ret = start_requested(r);
 		for (; !ret && *next_timed < r->nr_timed; (*next_timed)++) {
 			deadline = r->t0 + tasks[r->timed[*next_timed]].start_off;
 			if (now_ns() < deadline)
@@ -393,8 +378,8 @@ static void collect(struct rp_runner *r, struct rp_result *res, bool complete)
 		struct slot *sl = &r->slots[i];
 		struct rp_task_result *out = &res->tasks[i];
 
-		out->state = sl->created ? sl->run.state : RP_NOT_STARTED;
-		if (!sl->created)
+		out->state = atomic_load(&sl->created) ? sl->run.state : RP_NOT_STARTED;
+		if (out->state == RP_NOT_STARTED)
 			continue;
 		out->host_tid = sl->run.host_tid;
 		out->last_cpu = sl->run.last_cpu;
@@ -428,26 +413,31 @@ static int run_once(struct rp_runner *r, struct rp_result *res, struct srep_erro
 	int ret;
 
 	for (i = 0; i < r->p->nr_tasks; i++)
-		r->slots[i].created = false;
+		atomic_store(&r->slots[i].created, false);
 	for (i = 0; i < r->p->nr_wakes; i++) {
 		atomic_store_explicit(&r->wake_done[i], 0, memory_order_relaxed);
 		r->wake_seen[i] = 0;
 	}
 	atomic_store(&r->finished, 0);
-	r->nr_req = 0;
+	atomic_store(&r->create_error, 0);
 	r->t0 = now_ns();
 	ret = drive(r, &next_timed);
 	if (ret || stopped(r))
 		stop_all(r);
+	/* once its creator is joined, whether a thread exists is settled */
 	for (i = 0; i < r->p->nr_tasks; i++) {
-		if (r->slots[i].created)
-			pthread_join(r->slots[i].th, NULL);
+		struct slot *sl = &r->slots[r->join_order[i]];
+
+		if (atomic_load_explicit(&sl->created, memory_order_acquire))
+			pthread_join(sl->th, NULL);
 	}
+	ret = atomic_load(&r->create_error);
 	collect(r, res, !ret && !stopped(r));
-	if (ret)
+	if (ret) {
+		i = atomic_load(&r->failed);
 		return srep_error__set(err, SREP_E_LIMIT, "cannot start the mockup of task %d (%s): %s",
-				       r->p->tasks[r->failed].tid, r->p->tasks[r->failed].comm,
-				       strerror(ret));
+				       r->p->tasks[i].tid, r->p->tasks[i].comm, strerror(ret));
+	}
 	return 0;
 }
 
@@ -534,18 +524,44 @@ static int cmp_start(const void *a, const void *b, void *arg)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * Tasks the main thread starts, then the ones each of those spawns, and so
+ * on (a pass per generation: plans are a few generations deep).
+ */
+static int order_joins(struct rp_runner *r)
+{
+	size_t n = r->p->nr_tasks, i, k = 0;
+	bool *placed = calloc(n ? n : 1, sizeof(*placed));
+	bool progress = true;
+
+	if (!placed)
+		return SREP_E_NOMEM;
+	while (progress) {
+		progress = false;
+		for (i = 0; i < n; i++) {
+			int32_t sp = r->p->tasks[i].spawner;
+
+			if (!placed[i] && (sp < 0 || placed[sp])) {
+				r->join_order[k++] = (uint32_t)i;
+				placed[i] = progress = true;
+			}
+		}
+	}
+	free(placed);
+	return k == n ? 0 : -1;	/* cannot happen: a spawner is started before its SPAWN */
+}
+
 static int alloc_runner(struct rp_runner *r, struct srep_error *err)
 {
 	size_t n = r->p->nr_tasks ? r->p->nr_tasks : 1, w = r->p->nr_wakes ? r->p->nr_wakes : 1, i;
 
 	r->slots = calloc(n, sizeof(*r->slots));
-	r->req = calloc(n, sizeof(*r->req));
-	r->req_post = calloc(n, sizeof(*r->req_post));
 	r->timed = calloc(n, sizeof(*r->timed));
+	r->join_order = calloc(n, sizeof(*r->join_order));
 	r->wake_done = calloc(w, sizeof(*r->wake_done));
 	r->wake_post = calloc(w, sizeof(*r->wake_post));
 	r->wake_seen = calloc(w, sizeof(*r->wake_seen));
-	if (!r->slots || !r->req || !r->req_post || !r->timed || !r->wake_done || !r->wake_post ||
+	if (!r->slots || !r->timed || !r->join_order || !r->wake_done || !r->wake_post ||
 	    !r->wake_seen)
 		return srep_error__set(err, SREP_E_NOMEM, "no memory for %zu mockups", n);
 	for (i = 0; i < r->p->nr_tasks; i++) {
@@ -555,6 +571,8 @@ static int alloc_runner(struct rp_runner *r, struct srep_error *err)
 			r->timed[r->nr_timed++] = (uint32_t)i;
 	}
 	qsort_r(r->timed, r->nr_timed, sizeof(*r->timed), cmp_start, (void *)r->p);
+	if (order_joins(r))
+		return srep_error__set(err, SREP_E_INVAL, "a task's spawner is never started");
 	return 0;
 }
 
@@ -572,7 +590,6 @@ int rp_runner__new(struct rp_runner **out, const struct rp_plan *p, const struct
 	r->o = *o;
 	r->o.repeat = o->repeat ? o->repeat : 1;
 	r->o.max_threads = o->max_threads ? o->max_threads : RP_MAX_THREADS_DEFAULT;
-	pthread_mutex_init(&r->mu, NULL);
 	pthread_attr_init(&r->attr);
 	pthread_attr_setstacksize(&r->attr, MOCKUP_STACK);
 	if (p->nr_tasks > r->o.max_threads)
@@ -595,11 +612,9 @@ void rp_runner__delete(struct rp_runner *r)
 	if (!r)
 		return;
 	pthread_attr_destroy(&r->attr);
-	pthread_mutex_destroy(&r->mu);
 	free(r->slots);
-	free(r->req);
-	free(r->req_post);
 	free(r->timed);
+	free(r->join_order);
 	free(r->wake_done);
 	free(r->wake_post);
 	free(r->wake_seen);

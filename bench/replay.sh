@@ -40,14 +40,28 @@ fi
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/schedrep-bench-XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 
-# "TID CPU_NS" for every task of a perf.data, from its sched_switch events
+# "TID CPU_NS" for every task of a perf.data: its on-CPU intervals, from
+# sched_switch. A switch-out without the switch-in before it (this host's
+# kernel records few switches away from the idle task) is completed with
+# the task's first sched_stat_runtime on that CPU since (time - runtime).
 cpu_per_tid() {
 	"$PERF" script --ns -F cpu,time,event,trace -i "$1" 2>/dev/null | awk '
+	/sched:sched_stat_runtime:/ {
+		cpu = $1; gsub(/[][]/, "", cpu); t = $2; sub(/:$/, "", t); t += 0
+		match($0, / pid=[0-9]+/); p = substr($0, RSTART + 5, RLENGTH - 5)
+		match($0, /runtime=[0-9]+/); r = substr($0, RSTART + 8, RLENGTH - 8) / 1e9
+		if (cur[cpu] != p && !((cpu, p) in came)) came[cpu, p] = t - r
+	}
 	/sched:sched_switch:/ {
-		cpu = $1; gsub(/[][]/, "", cpu); t = $2; sub(/:$/, "", t)
+		cpu = $1; gsub(/[][]/, "", cpu); t = $2; sub(/:$/, "", t); t += 0
 		match($0, /prev_pid=[0-9]+/); prev = substr($0, RSTART + 9, RLENGTH - 9)
 		match($0, /next_pid=[0-9]+/); nxt = substr($0, RSTART + 9, RLENGTH - 9)
-		if ((cpu in cur) && cur[cpu] == prev) ns[prev] += (t - tin[cpu]) * 1e9
+		if ((cpu in cur) && cur[cpu] == prev)
+			ns[prev] += (t - tin[cpu]) * 1e9
+		else if ((cpu, prev) in came && came[cpu, prev] >= tin[cpu])
+			ns[prev] += (t - came[cpu, prev]) * 1e9
+		delete came[cpu, prev]
+		delete came[cpu, nxt]
 		tin[cpu] = t; cur[cpu] = nxt
 	}
 	END { for (p in ns) printf "%s %.0f\n", p, ns[p] }' | sort -n

@@ -5,7 +5,7 @@
 #   ./quickstart.sh test     build, then run the whole test suite (what CI runs)
 #
 # Safe to re-run: packages are installed only when missing, the build is
-# incremental (in ./build; the sanitizer build in ./build-asan).
+# incremental (in ./build; the sanitizer builds in ./build-asan and ./build-tsan).
 set -eu
 cd "$(dirname "$0")"
 
@@ -61,6 +61,9 @@ test)
 	# the same suite under AddressSanitizer and UndefinedBehaviorSanitizer
 	build build-asan --enable-sanitizers
 	make -C build-asan -j"$(nproc)" check
+	# the replay suites (threads) under ThreadSanitizer
+	build build-tsan --enable-tsan
+	make -C build-tsan -j"$(nproc)" check-replay
 	make -C build -j"$(nproc)" distcheck >/dev/null
 	echo "quickstart: all tests passed"
 	;;

@@ -16,6 +16,7 @@ const struct cli_cmd cli_commands[] = {
 	{ "compare", cmd_compare, "compare two traces: per task, per CPU, whole workload" },
 	{ "callchains", cmd_callchains, "symbolized callchains, as perf script prints them" },
 	{ "convert", cmd_convert, "a timeline for Perfetto, lossless JSON or an SVG picture" },
+	{ "replay", cmd_replay, "replay selected tasks as mockup threads, scaled, with a fidelity report" },
 	{ NULL, NULL, NULL },
 };
 

@@ -34,6 +34,7 @@ struct cli_cmd {
 extern const struct cli_cmd cli_commands[];
 
 int cmd_info(int argc, char **argv);
+int cmd_record(int argc, char **argv);
 
 /*
  * Parse argv[1..] with 'opts'; 'on_opt' returns 0 or an exit code. -h/--help

@@ -12,7 +12,10 @@
 #include "cli.h"
 
 const struct cli_cmd cli_commands[] = {
+#ifndef SREP_RECORDER_ONLY
 	{ "info", cmd_info, "what is in a trace: header facts, record and event counts" },
+#endif
+	{ "record", cmd_record, "record scheduler events to perf.data, or a flight recorder" },
 	{ NULL, NULL, NULL },
 };
 

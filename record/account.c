@@ -79,6 +79,8 @@ void account_record(struct rec_account *a, size_t slot, const uint8_t *p, uint32
 			a->el->ev[idx].samples++;
 		if (time)
 			loss_sample(a, slot, time);
+		if (time > a->newest_sample)
+			a->newest_sample = time;
 		break;
 	case REC_LOST:
 		if (size >= 24)

@@ -268,6 +268,7 @@ struct rec_account {
 	const struct rec_layout *lay;
 	struct rec_evlist *el;
 	uint64_t records, lost, lost_samples, first_time, last_time;
+	uint64_t newest_sample;		/* time of the newest SAMPLE */
 	uint64_t *last_sample;		/* per CPU slot: time of the last sample */
 	uint64_t *open;			/* per CPU slot: start of an open loss interval */
 	size_t nr_slots;

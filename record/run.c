@@ -238,7 +238,8 @@ static bool pids_gone(const struct srep_recorder *r)
 
 static int start_dump(struct srep_recorder *r, struct loop *l, struct srep_error *err)
 {
-	uint64_t t = l->have_hit ? l->hit.time : r->acct.last_time;
+	/* a signal or FIFO word: the newest sample drained is "now" in perf's clock */
+	uint64_t t = l->have_hit ? l->hit.time : r->acct.newest_sample;
 	struct dump_job *d;
 
 	if (writer_busy_dumping(r->w)) {

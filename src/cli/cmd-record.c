@@ -155,8 +155,8 @@ static void on_dump(void *arg, const struct srep_rec_dump *d)
 	(void)arg;
 	if (cli_quiet)
 		return;
-	fprintf(stderr, "schedrep record: dump %u (%s at %.6f", d->index, d->reason,
-		(double)d->trigger_time / 1e9);
+	fprintf(stderr, "schedrep record: dump %u (%s at %" PRIu64 ".%06" PRIu64, d->index, d->reason,
+		d->trigger_time / 1000000000u, d->trigger_time % 1000000000u / 1000u);
 	if (d->late_tid >= 0)
 		fprintf(stderr, ": task %d waited %.3f ms", d->late_tid, (double)d->late_ns / 1e6);
 	fprintf(stderr, "): '%s', %" PRIu64 " bytes, %" PRIu64 " samples", d->path, d->bytes, d->samples);
@@ -220,6 +220,20 @@ static int record(struct record_cli *c)
 	return ret;
 }
 
+/* combinations that make no sense are usage errors, before anything starts */
+static int check_usage(const struct srep_rec_opts *o)
+{
+	if (o->ring_bytes && o->output && !strcmp(o->output, "-"))
+		return cli_usage_error(record_usage, "--ring writes dump files, not standard output ('-o -')");
+	if ((o->trigger_signal || o->trigger_fifo || o->trigger_latency_ns) && !o->ring_bytes)
+		return cli_usage_error(record_usage, "--trigger needs --ring SIZE");
+	if (o->nr_pids && (o->argv || o->system_wide))
+		return cli_usage_error(record_usage, "-p cannot be combined with -a or a command");
+	if (o->mmap_pages & (o->mmap_pages - 1))
+		return cli_usage_error(record_usage, "-m %u: pages must be a power of two", o->mmap_pages);
+	return EXIT_OK;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct record_cli c = { { 0 }, NULL, NULL };
@@ -230,11 +244,13 @@ int cmd_record(int argc, char **argv)
 	if (!ret && !done) {
 		if (first < argc)
 			c.o.argv = argv + first;
+		ret = check_usage(&c.o);
 		if (!c.o.argv && !c.o.nr_pids)
 			c.o.system_wide = true;
 		c.o.cmdline = (const char *const *)argv;
 		c.o.nr_cmdline = argc;
-		ret = record(&c);
+		if (!ret)
+			ret = record(&c);
 	}
 	free(c.events);
 	free(c.pids);

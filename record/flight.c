@@ -66,9 +66,9 @@ static void put_pad(struct rec_flight *f)
 
 	if (!gap)
 		return;
-	srep_put32(f->ring + f->head, PAD_TYPE, false);
-	srep_put16(f->ring + f->head + 4, 0, false);
-	srep_put16(f->ring + f->head + 6, (uint16_t)gap, false);
+	srep_put32(f->ring + f->head, PAD_TYPE, REC_BE);
+	srep_put16(f->ring + f->head + 4, 0, REC_BE);
+	srep_put16(f->ring + f->head + 6, (uint16_t)gap, REC_BE);
 	f->used += gap;
 }
 

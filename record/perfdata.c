@@ -20,7 +20,8 @@
  *
  * Between 1 and 4 the file is the previous commit without features; at
  * every other moment it is a complete perf.data. The data written after a
- * commit never touches the table except through the held bytes.
+ * commit never touches the table except through the held bytes, and a
+ * commit that fails (a full disk) puts the previous one back.
  *
  * Pipe mode writes perf's stream: a 16-byte header, one ATTR record per
  * event, the features as FEATURE records ending with perf 6.1's end mark,
@@ -179,10 +180,36 @@ static int file_data(struct pd_out *o, const uint8_t *p, size_t len, struct srep
 	return 0;
 }
 
+/* data.size and the feature bitmap, in one write: the commit point */
+static int put_size_and_bitmap(struct pd_out *o, uint64_t size, struct srep_error *err)
+{
+	uint8_t hdr[FILE_HEADER - OFF_DATA_SIZE] = { 0 };
+	int i;
+
+	srep_put64(hdr, size, REC_BE);
+	for (i = 0; i < 4; i++)
+		srep_put64(hdr + OFF_BITMAP - OFF_DATA_SIZE + 8 * i, o->bitmap[i], REC_BE);
+	return pwrite_all(o, hdr, sizeof(hdr), OFF_DATA_SIZE, err);
+}
+
+/*
+ * A commit that failed half-way (a full disk while writing the new table)
+ * puts the previous one back: the table is the same bytes wherever it
+ * sits, and its old place is already allocated, so it can be rewritten.
+ */
+static void undo_commit(struct pd_out *o)
+{
+	struct srep_error ignored;
+
+	if (o->committed &&
+	    !pwrite_all(o, o->table, o->table_len, o->data_off + o->committed, &ignored) &&
+	    !put_size_and_bitmap(o, o->committed, &ignored))
+		o->visible = true;
+}
+
 static int file_commit(struct pd_out *o, struct srep_error *err)
 {
-	uint8_t hdr[FILE_HEADER - OFF_DATA_SIZE] = { 0 }, none[32] = { 0 };
-	int i;
+	static const uint8_t none[32];
 
 	if (o->written == o->committed)
 		return 0;
@@ -190,13 +217,11 @@ static int file_commit(struct pd_out *o, struct srep_error *err)
 		return err->code;
 	o->visible = false;
 	if (pwrite_all(o, o->held, o->held_len, o->data_off + o->committed, err) ||
-	    pwrite_all(o, o->table, o->table_len, o->data_off + o->written, err))
+	    pwrite_all(o, o->table, o->table_len, o->data_off + o->written, err) ||
+	    put_size_and_bitmap(o, o->written, err)) {
+		undo_commit(o);
 		return err->code;
-	srep_put64(hdr, o->written, REC_BE);
-	for (i = 0; i < 4; i++)
-		srep_put64(hdr + OFF_BITMAP - OFF_DATA_SIZE + 8 * i, o->bitmap[i], REC_BE);
-	if (pwrite_all(o, hdr, sizeof(hdr), OFF_DATA_SIZE, err))
-		return err->code;
+	}
 	o->visible = true;
 	o->committed = o->written;
 	o->held_len = 0;

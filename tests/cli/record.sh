@@ -2,7 +2,7 @@
 # schedrep record: real recordings that perf reads with the same counts as
 # schedrep info (perf report --stats; perf report -D for pipe mode), that
 # perf sched latency reads, in file mode, pipe mode, with -z, cut short by
-# SIGKILL, of -p with a software event and callchains; the summary's counts
+# SIGKILL or a full disk, of -p with a software event and callchains; the summary's counts
 # and data-loss figure; and the one-line errors. Needs root and perf: skips
 # otherwise.
 . "$(dirname "$0")/lib.sh"
@@ -84,6 +84,17 @@ wait $pid || true
 same_counts "$TMP/k.data"
 grep -q "^ev sched:sched_switch" "$TMP/perfs" || fail "SIGKILL: no sched_switch samples were kept"
 perf sched latency -i "$TMP/k.data" >/dev/null 2>&1 || fail "SIGKILL: perf sched latency cannot read it"
+
+# ---- a full disk: exit 1 with one line, the file readable up to the last round ----
+mkdir -p "$TMP/full"
+if mount -t tmpfs -o size=256k tmpfs "$TMP/full" 2>/dev/null; then
+	trap 'umount "$TMP/full" 2>/dev/null || true; rm -rf "$TMP"' EXIT
+	expect_exit 1 "$SREP_BIN" record -q -o "$TMP/full/f.data" -- $BENCH
+	grep -q "No space left on device (the file stays readable up to the last round written)" "$TMP/err" ||
+		fail "full disk message: $(cat "$TMP/err")"
+	same_counts "$TMP/full/f.data"
+	umount "$TMP/full"
+fi
 
 # ---- -p, a software event and a tracepoint, callchains; ends with the process ----
 "$LATE" idle 2 >/dev/null &

@@ -192,8 +192,6 @@ struct pd_out {
 	bool visible;			/* the header shows the features */
 	uint8_t table[REC_MAX_FEATURES * 16];
 	size_t table_len;
-	uint64_t feat_off[REC_MAX_FEATURES];	/* where each payload is */
-	uint64_t feat_size[REC_MAX_FEATURES];
 	uint64_t comp_feat_off;		/* COMPRESSED payload, patched at the end */
 	uint32_t comp_mmap_len;
 	uint8_t *held;			/* the first table_len bytes after the last commit */
@@ -406,7 +404,5 @@ struct srep_recorder {
 	struct srep_rec_event_stat *ev_stats;
 	struct srep_rec_stats st;
 };
-
-int run_loop(struct srep_recorder *r, struct srep_error *err);
 
 #endif /* SREP_REC_LOCAL_H */

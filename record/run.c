@@ -20,6 +20,7 @@
 #include <inttypes.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -415,6 +416,25 @@ static void fill_stats(struct srep_recorder *r)
 	}
 }
 
+/*
+ * Draining is urgent: a ring a quarter full on a busy machine overflows if
+ * the drain waits for its turn behind hundreds of runnable tasks. When
+ * allowed (root, CAP_SYS_NICE or RLIMIT_RTPRIO), this thread alone runs at
+ * the lowest real-time priority while recording, as 'perf record -r 1'
+ * would; the writer thread and the workload keep their own. It sleeps in
+ * poll() between drains, so it takes no more CPU, only takes it sooner.
+ */
+static bool urgent_drain(struct sched_param *saved, int *policy)
+{
+	struct sched_param fifo = { .sched_priority = 1 };
+
+	*policy = sched_getscheduler(0);
+	if (*policy < 0 || *policy == SCHED_FIFO || *policy == SCHED_RR || sched_getparam(0, saved))
+		return false;	/* already real-time: the user chose */
+	/* refused without the privilege: the drain then runs at normal priority */
+	return !sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &fifo);
+}
+
 static int take_over_signals(struct srep_recorder *r, struct loop *l, struct srep_error *err)
 {
 	sigset_t fd_mask;
@@ -454,8 +474,10 @@ static void give_back_signals(struct loop *l)
 int srep_recorder__run(struct srep_recorder *r, struct srep_error *err)
 {
 	struct srep_error err2 = { 0 };
+	struct sched_param prio;
 	struct loop l = { 0 };
-	int ret, ret2;
+	int ret, ret2, policy;
+	bool urgent;
 
 	if (take_over_signals(r, &l, err))
 		return err->code;
@@ -465,9 +487,12 @@ int srep_recorder__run(struct srep_recorder *r, struct srep_error *err)
 		return ret;
 	}
 	ret = start(r, err);
+	urgent = !ret && urgent_drain(&prio, &policy);
 	if (!ret)
 		ret = record_loop(r, &l, err);
 	ret2 = finish(r, !ret, ret ? &err2 : err);
+	if (urgent)
+		sched_setscheduler(0, policy, &prio);
 	ret = ret ? ret : ret2;
 	ret2 = writer_stop(r->w, ret ? &err2 : err);
 	ret = ret ? ret : ret2;

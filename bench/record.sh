@@ -17,7 +17,11 @@
 # all its threads, GNU time). Figures are printed, never asserted: this
 # machine is shared and noisy, so the load is printed with them.
 #
+# perf runs twice: as it comes, and with -r 1 (its drain thread at real-time
+# priority 1, which schedrep's drain takes by itself when allowed).
+#
 # Env: RATE (slow medium, default 4M), PAGES ("16 1024"), MEDIA ("tmpfs slow"),
+# RECORDERS ("perf perf-r1 schedrep"),
 # OUT (scratch, default /dev/shm/schedrep-bench-record), SCHEDREP (build/schedrep).
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,6 +31,7 @@ LOOPS=${2:-2000}
 RATE=${RATE:-4M}
 PAGES=${PAGES:-16 1024}
 MEDIA=${MEDIA:-tmpfs slow}
+RECORDERS=${RECORDERS:-perf perf-r1 schedrep}
 OUT=${OUT:-/dev/shm/schedrep-bench-record}
 WORKLOAD="perf bench sched messaging -g $NGROUPS -l $LOOPS"
 EVENTS="sched:sched_switch sched:sched_waking sched:sched_wakeup sched:sched_wakeup_new
@@ -50,11 +55,11 @@ workload() {
 record() {
 	name=$1 medium=$2 pages=$3
 	f=$OUT/$name-$medium-$pages.data
-	if [ "$name" = perf ]; then
-		cmd="perf record -q -a -m $pages $PERF_EVENTS"
-	else
-		cmd="$SCHEDREP record -q -a -m $pages"
-	fi
+	case $name in
+	perf) cmd="perf record -q -a -m $pages $PERF_EVENTS" ;;
+	perf-r1) cmd="perf record -q -r 1 -a -m $pages $PERF_EVENTS" ;;
+	*) cmd="$SCHEDREP record -q -a -m $pages" ;;
+	esac
 	rm -f "$OUT/pid"
 	# the recorder writes its pid, then becomes the recorder (GNU time's child)
 	run="/usr/bin/time -f '%U %S' -o '$OUT/time' sh -c 'echo \$\$ > $OUT/pid; exec $cmd"
@@ -93,15 +98,18 @@ printf "%-7s %5s  %-9s %10s %7s %10s %8s %8s %8s %7s\n" medium -m recorder sampl
 : >"$OUT/results"
 for medium in $MEDIA; do
 	for pages in $PAGES; do
-		record perf "$medium" "$pages"
-		record schedrep "$medium" "$pages"
+		for r in $RECORDERS; do
+			record "$r" "$medium" "$pages"
+		done
 	done
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
-# ratios schedrep / perf per configuration
-awk '{k = $1 " " $2} $3 == "perf" {pl[k] = $4; pc[k] = $5} $3 == "schedrep" {sl[k] = $4; sc[k] = $5}
-	END { for (k in pl) {
-		lr = pl[k] > 0 ? sprintf("%.2f", sl[k] / pl[k]) : (sl[k] > 0 ? "inf" : "both 0")
-		cr = pc[k] > 0 ? sprintf("%.2f", sc[k] / pc[k]) : "-"
-		printf "%-12s loss schedrep/perf: %-7s cpu schedrep/perf: %s\n", k, lr, cr } }' \
+# ratios schedrep / each perf, per configuration
+awk '{k = $1 " " $2; loss[k, $3] = $4; cpu[k, $3] = $5; keys[k] = 1; if ($3 != "schedrep") peers[$3] = 1}
+	END { for (k in keys) for (p in peers) {
+		if (!((k, p) in loss)) continue
+		pl = loss[k, p]; sl = loss[k, "schedrep"]; pc = cpu[k, p]; sc = cpu[k, "schedrep"]
+		lr = pl > 0 ? sprintf("%.2f", sl / pl) : (sl > 0 ? "inf" : "both 0")
+		cr = pc > 0 ? sprintf("%.2f", sc / pc) : "-"
+		printf "%-11s vs %-8s loss ratio %-7s cpu ratio %s\n", k, p, lr, cr } }' \
 	"$OUT/results" | sort

@@ -106,6 +106,24 @@ wait $late
 same_counts "$TMP/g.data"
 perf report -D -i "$TMP/g.data" 2>/dev/null | grep -q "FP chain: nr:[1-9]" || fail "-g: no callchains"
 
+# ---- -C: only that CPU; two tracepoint systems; SIGINT cuts a command short: 130 ----
+"$SREP_BIN" record -q -a -C 0 -e sched:sched_switch -e irq:softirq_entry -o "$TMP/c.data" -- $BENCH \
+	>/dev/null 2>"$TMP/rec.err" || fail "record -C 0 failed: $(cat "$TMP/rec.err")"
+same_counts "$TMP/c.data"
+[ "$(perf script -F cpu -i "$TMP/c.data" 2>/dev/null | sort -u | tr -d ' ')" = "[000]" ] ||
+	fail "-C 0 recorded other CPUs"
+perf script -i "$TMP/c.data" 2>/dev/null | grep -q "irq:softirq_entry: vec=" || fail "irq formats not carried"
+"$SREP_BIN" record -q -o "$TMP/i.data" -- sleep 10 &
+pid=$!
+sleep 1
+kill -INT $pid
+set +e
+wait $pid
+got=$?
+set -e
+[ $got = 130 ] || fail "a command cut short by SIGINT exited $got, expected 130"
+same_counts "$TMP/i.data"
+
 # ---- lost events: tiny rings; the summary's figures equal schedrep info's ----
 "$SREP_BIN" record -m 1 -o "$TMP/l.data" -- perf bench sched messaging -g 4 -l 100 >/dev/null 2>"$TMP/rec.err" ||
 	fail "record -m 1 failed"

@@ -237,7 +237,8 @@ static int record_to(struct rec_buf *b, uint32_t type, const void *body, size_t 
 	uint8_t h[8];
 
 	if (8 + len > REC_MAX_RECORD)
-		return srep_error__set(err, SREP_E_LIMIT, "pipe mode: the %s does not fit a record (%zu bytes)",
+		return srep_error__set(err, SREP_E_LIMIT,
+				       "pipe mode: %s does not fit a record (%zu bytes): record to a file",
 				       what, len);
 	put_header(h, type, (uint16_t)(8 + len));
 	if (buf_put(b, h, 8) || buf_put(b, body, len))
@@ -260,13 +261,13 @@ static int pipe_features(struct rec_buf *b, const struct pd_meta *m, struct srep
 		if (buf_u64(&body, (uint64_t)f->id) || buf_put(&body, f->payload.p, f->payload.len))
 			r = srep_error__set(err, SREP_E_NOMEM, "no memory");
 		else
-			r = record_to(b, REC_HEADER_FEATURE, body.p, body.len, "header features", err);
+			r = record_to(b, REC_HEADER_FEATURE, body.p, body.len, "a header feature", err);
 	}
 	body.len = 0;
 	if (!r && buf_u64(&body, REC_LAST_FEATURE))
 		r = srep_error__set(err, SREP_E_NOMEM, "no memory");
 	if (!r)
-		r = record_to(b, REC_HEADER_FEATURE, body.p, body.len, "end of features", err);
+		r = record_to(b, REC_HEADER_FEATURE, body.p, body.len, "the end of the features", err);
 	buf_free(&body);
 	return r;
 }
@@ -302,7 +303,8 @@ static int begin_pipe(struct pd_out *o, const struct pd_meta *m, struct srep_err
 		for (j = 0; j < m->el->ev[i].nr_ids && !r; j++)
 			r = buf_u64(&body, m->el->ev[i].ids[j]);
 		r = r ? srep_error__set(err, SREP_E_NOMEM, "no memory") :
-			record_to(b, REC_HEADER_ATTR, body.p, body.len, "event's id list", err);
+			record_to(b, REC_HEADER_ATTR, body.p, body.len,
+				  "an event's list of ids (too many CPUs or threads)", err);
 	}
 	buf_free(&body);
 	if (r || pipe_features(b, m, err) || (m->tracing && pipe_tracing(b, m->tracing, err)))

@@ -14,7 +14,8 @@
 # union of the intervals around LOST records over the time span, the same
 # computation for both files), the workload's wall time and its slowdown
 # against runs without recording, and the recorder's CPU time (user + system,
-# all its threads, GNU time). Figures are printed, never asserted: this
+# all its threads, GNU time), also per sample kept (a recorder that loses
+# most of the data also has less to write). Figures are printed, never asserted: this
 # machine is shared and noisy, so the load is printed with them.
 #
 # perf runs twice: as it comes, and with -r 1 (its drain thread at real-time
@@ -80,9 +81,10 @@ record() {
 	lostrec=$(awk '$1 == "LOST" {print $2}' "$OUT/info")
 	lost=$(sed -n 's/^lost: *\([0-9]*\) events.*/\1/p' "$OUT/info")
 	loss=$(sed -n 's/.*data loss \([0-9.]*\)%.*/\1/p' "$OUT/info")
-	printf "%-7s %5s  %-9s %10s %7s %10s %7s%% %8s %7.2fx %7.2f\n" "$medium" "$pages" "$name" \
+	printf "%-7s %5s  %-9s %10s %7s %10s %7s%% %8s %7.2fx %7.2f %8.2f\n" "$medium" "$pages" "$name" \
 		"${samples:-0}" "${lostrec:-0}" "${lost:-0}" "${loss:-0.00}" "$wall" \
-		"$(echo "$wall $BASE" | awk '{print $1 / $2}')" "$cpu"
+		"$(echo "$wall $BASE" | awk '{print $1 / $2}')" "$cpu" \
+		"$(echo "$cpu ${samples:-0}" | awk '{print $2 ? $1 / $2 * 1e6 : 0}')"
 	echo "$medium $pages $name ${loss:-0} $cpu" >>"$OUT/results"
 	rm -f "$f"
 }
@@ -93,8 +95,8 @@ b1=$(workload)
 b2=$(workload)
 BASE=$(echo "$b1 $b2" | awk '{print ($1 + $2) / 2}')
 echo "workload alone: $b1 s, $b2 s (mean $BASE s)"
-printf "%-7s %5s  %-9s %10s %7s %10s %8s %8s %8s %7s\n" medium -m recorder samples LOST \
-	"lost ev" "loss" "wall s" slowdown "cpu s"
+printf "%-7s %5s  %-9s %10s %7s %10s %8s %8s %8s %7s %8s\n" medium -m recorder samples LOST \
+	"lost ev" "loss" "wall s" slowdown "cpu s" "us/smpl"
 : >"$OUT/results"
 for medium in $MEDIA; do
 	for pages in $PAGES; do

@@ -13,6 +13,7 @@
 
 #include "schedrep.h"
 #include "bytes.h"
+#include "loss.h"
 
 #define SREP_BUG_ON(cond) do { if (cond) srep_bug(__FILE__, __LINE__, #cond); } while (0)
 void srep_bug(const char *file, int line, const char *what) __attribute__((noreturn));
@@ -399,14 +400,7 @@ struct srep_session {
 	struct srep_stats stats;
 	struct task_table tasks;
 
-	/* data-loss intervals (docs/info.md): per CPU slot (cpu + 1; slot 0 = unknown CPU) */
-	struct loss_cpu {
-		uint64_t last_sample;	/* time of the last sample */
-		uint64_t open;		/* start of an interval waiting for its next sample, 0 none */
-	} *loss_cpus;
-	size_t nr_loss_slots;
-	struct loss_interval { uint64_t start, end; } *losses;
-	size_t nr_losses, cap_losses;
+	struct loss_tracker loss;	/* the data-loss figure (loss.h) */
 
 	/* tasks: after a prescan the complete table is kept apart from the live one */
 	struct task_table prescanned;

@@ -94,116 +94,16 @@ static void comm_of(struct srep_session *s, int32_t tid, char *out)
 	snprintf(out, SREP_COMM_MAX, "%s", t ? srep_task__comm(t) : "");
 }
 
-/* ---- loss intervals (the data-loss figure) ---- */
-
-/* the loss state of a CPU (slot 0: records without a CPU); NULL only on ENOMEM */
-static struct loss_cpu *loss_slot(struct srep_session *s, int32_t cpu)
-{
-	size_t slot = cpu < 0 || (uint32_t)cpu >= SREP_MAX_CPUS ? 0 : (size_t)cpu + 1, n;
-	struct loss_cpu *v;
-
-	if (__builtin_expect(slot < s->nr_loss_slots, 1))
-		return &s->loss_cpus[slot];
-	n = slot + 8;
-	v = realloc(s->loss_cpus, n * sizeof(*v));
-	if (!v)
-		return NULL;
-	memset(v + s->nr_loss_slots, 0, (n - s->nr_loss_slots) * sizeof(*v));
-	s->loss_cpus = v;
-	s->nr_loss_slots = n;
-	return &v[slot];
-}
-
-static int add_loss(struct srep_session *s, uint64_t start, uint64_t end)
-{
-	struct loss_interval *n;
-
-	if (s->nr_losses == s->cap_losses) {
-		size_t cap = s->cap_losses ? s->cap_losses * 2 : 16;
-
-		n = realloc(s->losses, cap * sizeof(*n));
-		if (!n)
-			return SREP_E_NOMEM;
-		s->losses = n;
-		s->cap_losses = cap;
-	}
-	s->losses[s->nr_losses++] = (struct loss_interval){ start, end };
-	return 0;
-}
-
-static void close_loss(struct srep_session *s, struct loss_cpu *c, uint64_t time)
-{
-	if (c->open && add_loss(s, c->open, time) == 0)
-		c->open = 0;
-}
-
-static void loss_sample(struct srep_session *s, int32_t cpu, uint64_t time)
-{
-	struct loss_cpu *c = loss_slot(s, cpu);
-
-	if (!c)
-		return;
-	c->last_sample = time;
-	close_loss(s, c, time);
-	/* a loss that names no CPU ends with the next sample on any CPU */
-	if (cpu >= 0 && s->loss_cpus[0].open)
-		close_loss(s, &s->loss_cpus[0], time);
-}
-
-static void loss_record(struct srep_session *s, int32_t cpu, uint64_t time)
-{
-	struct loss_cpu *c = loss_slot(s, cpu);
-
-	if (c && !c->open)
-		c->open = c->last_sample ? c->last_sample : time;
-}
-
-static int cmp_loss(const void *a, const void *b)
-{
-	const struct loss_interval *x = a, *y = b;
-
-	return x->start < y->start ? -1 : x->start > y->start;
-}
-
-/* intervals still open (no sample came after the loss) end with the trace */
-static void close_open_losses(struct srep_session *s)
-{
-	size_t i;
-
-	for (i = 0; i < s->nr_loss_slots; i++) {
-		if (s->loss_cpus[i].open && s->stats.last_time >= s->loss_cpus[i].open)
-			close_loss(s, &s->loss_cpus[i], s->stats.last_time);
-	}
-}
+/* ---- loss intervals (the data-loss figure: loss.h) ---- */
 
 uint64_t model_lost_time(struct srep_session *s)
 {
-	uint64_t total = 0, start = 0, end = 0;
-	size_t i;
-
-	if (s->eof)
-		close_open_losses(s);
-	if (!s->nr_losses)
-		return 0;
-	qsort(s->losses, s->nr_losses, sizeof(*s->losses), cmp_loss);
-	for (i = 0; i < s->nr_losses; i++) {
-		if (i && s->losses[i].start <= end) {
-			if (s->losses[i].end > end)
-				end = s->losses[i].end;
-			continue;
-		}
-		total += end - start;
-		start = s->losses[i].start;
-		end = s->losses[i].end;
-	}
-	return total + (end - start);
+	return loss_total(&s->loss, s->stats.last_time);
 }
 
 void model_reset(struct srep_session *s)
 {
-	s->nr_losses = 0;
-	if (s->nr_loss_slots)
-		memset(s->loss_cpus, 0, s->nr_loss_slots * sizeof(*s->loss_cpus));
+	loss_tracker_reset(&s->loss);
 }
 
 /* ---- side-band records ---- */
@@ -366,7 +266,7 @@ static void from_lost(struct srep_session *s, struct srep_event *ev, const uint8
 		ev->u.lost.id = srep_get64(b, s->swap);
 		ev->u.lost.lost = srep_get64(b + 8, s->swap);
 	}
-	loss_record(s, ev->cpu, ev->time);
+	loss_on_lost(&s->loss, ev->cpu, ev->time);
 }
 
 /* minimum body sizes, so the readers above never leave the record */
@@ -557,7 +457,7 @@ static int from_sample(struct srep_session *s, struct srep_event *ev, const stru
 	else
 		ev->kind = SREP_EV_SAMPLE;
 	ev->source = f->tpe ? SREP_SRC_TRACEPOINT : SREP_SRC_SAMPLE;
-	loss_sample(s, ev->cpu, ev->time);
+	loss_on_sample(&s->loss, ev->cpu, ev->time);
 	*has_event = true;
 	return 0;
 }

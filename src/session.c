@@ -98,6 +98,7 @@ static int session_alloc(struct srep_session **out, const char *path,
 	oq_init(&s->q, s->opts.reorder_bytes);
 	task_table_init(&s->tasks);
 	task_table_init(&s->prescanned);
+	loss_tracker_init(&s->loss);
 	*out = s;
 	return 0;
 }
@@ -198,8 +199,7 @@ void srep_session__delete(struct srep_session *s)
 	task_table_free(&s->tasks);
 	task_table_free(&s->prescanned);
 	input_close(&s->in);
-	free(s->loss_cpus);
-	free(s->losses);
+	loss_tracker_free(&s->loss);
 	free(s->chain_buf);
 	free(s->str_buf);
 	free(s->path);

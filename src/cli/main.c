@@ -12,11 +12,14 @@
 #include "cli.h"
 
 const struct cli_cmd cli_commands[] = {
+#ifndef SREP_RECORDER_ONLY
 	{ "info", cmd_info, "what is in a trace: header facts, record and event counts" },
 	{ "compare", cmd_compare, "compare two traces: per task, per CPU, whole workload" },
 	{ "callchains", cmd_callchains, "symbolized callchains, as perf script prints them" },
 	{ "convert", cmd_convert, "a timeline for Perfetto, lossless JSON or an SVG picture" },
 	{ "replay", cmd_replay, "replay selected tasks as mockup threads, scaled, with a fidelity report" },
+#endif
+	{ "record", cmd_record, "record scheduler events to perf.data, or a flight recorder" },
 	{ NULL, NULL, NULL },
 };
 

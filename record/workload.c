@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * workload.c - the command recorded with '-- CMD': forked first and held
+ * before exec, so its counters can be opened on its pid with enable_on_exec;
+ * released when everything is ready. A failed exec comes back through a
+ * close-on-exec pipe as the errno, so the recorder can say why.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "rec_local.h"
+
+static void child(int go, int report, char *const *argv, bool stdout_is_trace)
+{
+	sigset_t all;
+	char c = 0;
+	int e;
+
+	/* the recorder blocks signals it takes over; the workload must not inherit that */
+	sigemptyset(&all);
+	sigprocmask(SIG_SETMASK, &all, NULL);
+	signal(SIGPIPE, SIG_DFL);
+	/* our stdout carries the trace (-o -): the command writes to stderr instead */
+	if (stdout_is_trace && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+		_exit(127);
+	while (read(go, &c, 1) < 0 && errno == EINTR)
+		;
+	if (c != 'g')
+		_exit(127);
+	execvp(argv[0], argv);
+	e = errno;
+	if (write(report, &e, sizeof(e)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+int workload_prepare(struct rec_workload *w, char *const *argv, bool stdout_is_trace,
+		     struct srep_error *err)
+{
+	int go[2], report[2];
+
+	memset(w, 0, sizeof(*w));
+	w->go_fd = w->err_fd = -1;
+	if (pipe2(go, O_CLOEXEC))
+		return srep_error__set(err, SREP_E_IO, "pipe: %s", strerror(errno));
+	if (pipe2(report, O_CLOEXEC)) {
+		close(go[0]);
+		close(go[1]);
+		return srep_error__set(err, SREP_E_IO, "pipe: %s", strerror(errno));
+	}
+	w->pid = fork();
+	if (w->pid == 0) {
+		close(go[1]);
+		close(report[0]);
+		child(go[0], report[1], argv, stdout_is_trace);
+	}
+	close(go[0]);
+	close(report[1]);
+	if (w->pid < 0) {
+		w->pid = 0;
+		close(go[1]);
+		close(report[0]);
+		return srep_error__set(err, SREP_E_IO, "fork: %s", strerror(errno));
+	}
+	w->go_fd = go[1];
+	w->err_fd = report[0];
+	return 0;
+}
+
+int workload_start(struct rec_workload *w, char *const *argv, struct srep_error *err)
+{
+	ssize_t r;
+	int e = 0;
+
+	while ((r = write(w->go_fd, "g", 1)) < 0 && errno == EINTR)
+		;
+	close(w->go_fd);
+	w->go_fd = -1;
+	if (r != 1)
+		return srep_error__set(err, SREP_E_IO, "cannot start '%s': %s", argv[0], strerror(errno));
+	/* end of file: exec closed the pipe; an int: exec failed with it */
+	while ((r = read(w->err_fd, &e, sizeof(e))) < 0 && errno == EINTR)
+		;
+	close(w->err_fd);
+	w->err_fd = -1;
+	if (r == (ssize_t)sizeof(e))
+		return srep_error__set(err, SREP_E_INVAL, "cannot run '%s': %s", argv[0], strerror(e));
+	return 0;
+}
+
+bool workload_reap(struct rec_workload *w)
+{
+	int status;
+
+	if (!w->pid || w->exited)
+		return w->exited;
+	if (waitpid(w->pid, &status, WNOHANG) == w->pid) {
+		w->exited = true;
+		w->status = status;
+	}
+	return w->exited;
+}
+
+void workload_kill(struct rec_workload *w)
+{
+	int status;
+
+	if (w->go_fd >= 0)
+		close(w->go_fd);	/* a held child sees end of file and leaves */
+	if (w->err_fd >= 0)
+		close(w->err_fd);
+	w->go_fd = w->err_fd = -1;
+	if (!w->pid || w->exited)
+		return;
+	kill(w->pid, SIGKILL);
+	while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	w->exited = true;
+	w->status = status;
+}

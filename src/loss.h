@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * loss.h - the data-loss figure, defined once for every perf.data and used
+ * by the reader (schedrep info) and the recorder's summary alike: for each
+ * LOST or LOST_SAMPLES record, the interval on its CPU from the last sample
+ * before it to the first sample after it (the end of the trace when none
+ * follows); a record without a CPU uses the samples of any CPU. Lost time is
+ * the union of those intervals. Feed events in time order per CPU.
+ *
+ * Dependency-free: the recorder-only build links it too.
+ */
+#ifndef SREP_LOSS_H
+#define SREP_LOSS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct loss_tracker {
+	struct loss_cpu {		/* index cpu + 1; 0 = records without a CPU */
+		uint64_t last_sample;
+		uint64_t open;		/* start of an interval waiting for a sample, 0 none */
+	} *cpus;
+	size_t nr_cpus;
+	struct loss_interval { uint64_t start, end; } *v;
+	size_t nr, cap;
+};
+
+void loss_tracker_init(struct loss_tracker *lt);
+void loss_tracker_free(struct loss_tracker *lt);
+void loss_tracker_reset(struct loss_tracker *lt);
+/* out of memory only makes the figure come out low: never fails a read or a recording */
+void loss_on_sample(struct loss_tracker *lt, int32_t cpu, uint64_t time);
+void loss_on_lost(struct loss_tracker *lt, int32_t cpu, uint64_t time);
+/* ns lost: the union of the intervals, those still open ending at 'end' */
+uint64_t loss_total(struct loss_tracker *lt, uint64_t end);
+
+#endif /* SREP_LOSS_H */

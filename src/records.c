@@ -229,21 +229,28 @@ static int apply_attr(struct srep_session *s, const struct rec *r, struct srep_e
 	return evsel_add_ids(s, ev, r->p + HDR_SIZE + attr_size, (body - attr_size) / 8, err);
 }
 
-static int apply_tracing_data(struct srep_session *s, const struct rec *r, uint64_t size,
+/* the blob follows the record (perf), or fills it after its size (simpleperf) */
+static int apply_tracing_data(struct srep_session *s, const struct rec *r, uint64_t after,
 			      struct srep_error *err)
 {
+	uint64_t off = r->off + r->size, size = after;
 	const uint8_t *p;
 	size_t avail = 0;
 	int ret;
 
-	ret = input_get(&s->in, r->off + r->size, (size_t)size, &p, &avail, err);
+	if (!after && r->size >= 12) {
+		size = srep_get32(r->p + 8, s->swap);
+		off = r->off + 12;
+	}
+	ret = input_get(&s->in, off, (size_t)size, &p, &avail, err);
 	if (ret == SREP_E_TRUNCATED)
-		return truncated(s, r, r->size + (size_t)size, r->size + avail, err);
+		return truncated(s, r, (size_t)(off - r->off + size), (size_t)(off - r->off) + avail,
+				 err);
 	if (ret)
 		return ret;
 	s->evsels_dirty = true;
 	/* tracepoints stay undecoded, but the records can still be read and counted */
-	ret = tp_parse_tracing_data(s, p, (size_t)size, r->off + r->size, err);
+	ret = tp_parse_tracing_data(s, p, (size_t)size, off, err);
 	if (ret && ret != SREP_E_NOMEM)
 		sess_warn(s, ret, err && err->has_offset ? err->offset : r->off, r->type,
 			  "%s: tracepoints will not be decoded", err ? err->msg : "bad tracing data");

@@ -404,6 +404,10 @@ static int make_lanes(struct svg *g, const struct srep_task ***tasks)
 	int32_t cpus = m->nr_cpus_avail > m->nr_cpus_online ? m->nr_cpus_avail : m->nr_cpus_online;
 	size_t n, i;
 
+	/* simpleperf and old perf write no CPU count: the events say how many there were */
+	if (srep_session__max_cpu(g->ctx->session) >= cpus)
+		cpus = srep_session__max_cpu(g->ctx->session) + 1;
+
 	g->nr_cpus = cpus > 0 ? (size_t)cpus : 0;
 	*tasks = lane_tasks(g, &n);
 	g->lanes = calloc(g->nr_cpus + n + 1, sizeof(*g->lanes));

@@ -406,6 +406,7 @@ struct srep_session {
 	struct task_table prescanned;
 	bool has_prescan;
 	uint64_t span_first, span_last;	/* timestamps of the prescan pass, 0 none */
+	int32_t max_cpu;		/* highest CPU of an event, -1 none; kept by rewinds */
 	bool rewound;			/* header-like records were applied already */
 
 	/* the event handed out */

@@ -371,6 +371,11 @@ int srep_session__rewind(struct srep_session *s, struct srep_error *err);
  * Returns false (and zeros) when there is no timestamp.
  */
 bool srep_session__time_span(const struct srep_session *s, uint64_t *first, uint64_t *last);
+/*
+ * The highest CPU number an event named so far (after SREP_OPEN_PRESCAN: in
+ * the whole trace), -1 if none: for traces whose header lacks the CPU count.
+ */
+int32_t srep_session__max_cpu(const struct srep_session *s);
 
 /* bytes of input consumed and total (0 if unknown): for progress bars */
 void srep_session__progress(const struct srep_session *s, uint64_t *done, uint64_t *total);

@@ -99,6 +99,7 @@ static int session_alloc(struct srep_session **out, const char *path,
 	task_table_init(&s->tasks);
 	task_table_init(&s->prescanned);
 	loss_tracker_init(&s->loss);
+	s->max_cpu = -1;
 	*out = s;
 	return 0;
 }
@@ -211,6 +212,8 @@ void srep_session__delete(struct srep_session *s)
 static void count_event(struct srep_session *s, const struct srep_event *ev)
 {
 	s->stats.events++;
+	if (ev->cpu > s->max_cpu)
+		s->max_cpu = ev->cpu;
 	if (!ev->time)
 		return;
 	if (!s->stats.first_time || ev->time < s->stats.first_time)
@@ -307,6 +310,11 @@ const struct srep_stats *srep_session__stats(const struct srep_session *s)
 	if (!s->json)
 		mut->stats.lost_time_ns = model_lost_time(mut);
 	return &s->stats;
+}
+
+int32_t srep_session__max_cpu(const struct srep_session *s)
+{
+	return s->max_cpu;
 }
 
 bool srep_session__time_span(const struct srep_session *s, uint64_t *first, uint64_t *last)

@@ -40,7 +40,7 @@ struct run {
 /* what convert does with a format's option given by name */
 static int set_opt(void *o, const char *name, const char *arg, struct srep_error *err)
 {
-	const struct srep_criu_option *x;
+	const struct srep_export_opt *x;
 
 	for (x = srep_criu_options; x->name; x++) {
 		if (!strcmp(x->name, name))

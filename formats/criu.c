@@ -26,7 +26,7 @@
 
 /* ---- options ---- */
 
-const struct srep_criu_option srep_criu_options[] = {
+const struct srep_export_opt srep_criu_options[] = {
 	{ "at", "<time>", "an instant: seconds from the trace start, or @<timestamp>; repeatable",
 	  SREP_CRIU_OPT_AT },
 	{ "every", "<duration>", "an instant every <duration> (10ms, 0.5s) from the trace start",
@@ -583,6 +583,10 @@ const struct srep_exporter srep_exporter_criu = {
 	.suffix = ".criu",
 	.summary = "CRIU image sets of the process tree at chosen instants, and timeline.json",
 	.flags = SREP_EXPORT_PRESCAN | SREP_EXPORT_DIRECTORY,
+	.options = srep_criu_options,
+	.opts_new = srep_criu_opts__new,
+	.opt = srep_criu_opts__opt,
+	.opts_free = srep_criu_opts__free,
 	.begin = criu_begin,
 	.event = criu_event,
 	.end = criu_end,

@@ -26,19 +26,13 @@ struct srep_criu_opts {
 enum { SREP_CRIU_OPT_AT = 1, SREP_CRIU_OPT_EVERY, SREP_CRIU_OPT_EVERY_INSTRUCTIONS };
 
 /*
- * The exporter's own options, in the order --help lists them, for the
- * command that drives it: it makes an options object with __new(), hands
- * each option given to __opt() by id, passes the object to ->begin() as
- * ctx->opts and frees it with __free().
+ * The exporter's own options (srep_exporter_criu.options), in the order
+ * --help lists them: convert makes an options object with __new()
+ * (->opts_new), hands each option given to __opt() (->opt) by id, passes
+ * the object to ->begin() as ctx->opts and frees it with __free()
+ * (->opts_free).
  */
-struct srep_criu_option {
-	const char *name;		/* long name without "--"; the table ends with a NULL name */
-	const char *arg;		/* argument placeholder */
-	const char *help;		/* one line for --help */
-	int id;				/* SREP_CRIU_OPT_* */
-};
-
-extern const struct srep_criu_option srep_criu_options[];
+extern const struct srep_export_opt srep_criu_options[];
 
 int srep_criu_opts__new(void **opts, struct srep_error *err);
 /* SREP_E_TIME or SREP_E_INVAL for a bad value, SREP_E_INVAL for an unknown id */

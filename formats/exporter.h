@@ -74,6 +74,7 @@ const struct srep_exporter *srep_exporter_find(const char *name);
 extern const struct srep_exporter srep_exporter_perfetto;
 extern const struct srep_exporter srep_exporter_json;
 extern const struct srep_exporter srep_exporter_svg;
+extern const struct srep_exporter srep_exporter_criu;	/* formats/criu*.c, libcriu.a */
 
 /*
  * Does the event concern a selected task? A switch names two tasks (either

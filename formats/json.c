@@ -238,9 +238,21 @@ static void put_header(struct jw *w)
 	const struct srep_session *s = w->ctx->session;
 	struct emit *e = &w->out;
 	size_t i, n = srep_session__nr_tasks(s);
+	uint64_t t0, t1;
 	bool first = true;
 
-	emit_lit(e, "{\"format\":\"schedrep-events\",\"version\":1,\"meta\":{");
+	emit_lit(e, "{\"format\":\"schedrep-events\",\"version\":1,\"time_span\":");
+	/* the source's span, so that a reader resolves "0.3" as it would on the perf.data */
+	if (srep_session__time_span(s, &t0, &t1)) {
+		emit_lit(e, "{\"first\":");
+		put_uint(e, t0);
+		emit_lit(e, ",\"last\":");
+		put_uint(e, t1);
+		emit_char(e, '}');
+	} else {
+		emit_lit(e, "null");
+	}
+	emit_lit(e, ",\"meta\":{");
 	put_meta(e, srep_session__meta(s));
 	emit_lit(e, "},\"evsels\":[");
 	for (i = 0; i < srep_session__nr_evsels(s); i++) {

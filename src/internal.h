@@ -405,7 +405,8 @@ struct srep_session {
 	/* tasks: after a prescan the complete table is kept apart from the live one */
 	struct task_table prescanned;
 	bool has_prescan;
-	uint64_t span_first, span_last;	/* timestamps of the prescan pass, 0 none */
+	/* first and last timestamps of the prescan pass or of a JSON file's first line, 0 none */
+	uint64_t span_first, span_last;
 	int32_t max_cpu;		/* highest CPU of an event, -1 none; kept by rewinds */
 	bool rewound;			/* header-like records were applied already */
 

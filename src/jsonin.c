@@ -476,8 +476,29 @@ bool jsonin_sniff(struct srep_session *s)
 	return input_get(&s->in, 0, 1, &p, NULL, NULL) == 0 && p[0] == '{';
 }
 
+/*
+ * A file without "time_span" (written before it existed): the span is that
+ * of its events, read once now as a prescan of a perf.data would, so that
+ * time arguments resolve before the first event.
+ */
+static int span_from_events(struct srep_session *s, struct srep_error *err)
+{
+	const struct srep_event *ev;
+	int ret;
+
+	while ((ret = srep_session__next_event(s, &ev, err)) > 0)
+		;
+	if (ret < 0)
+		return ret;
+	s->span_first = s->stats.first_time;
+	s->span_last = s->stats.last_time;
+	return srep_session__rewind(s, err);
+}
+
 int jsonin_open(struct srep_session *s, struct srep_error *err)
 {
+	int ret;
+
 	s->jin = calloc(1, sizeof(*s->jin));
 	if (!s->jin)
 		return srep_error__set(err, SREP_E_NOMEM, "no memory for a JSON reader");
@@ -486,12 +507,14 @@ int jsonin_open(struct srep_session *s, struct srep_error *err)
 	s->meta.format = "schedrep-json";
 	/* a pipe is copied first when the caller will want to read it twice */
 	if (s->opts.flags & SREP_OPEN_PRESCAN) {
-		int ret = input_spool(&s->in, err);
-
+		ret = input_spool(&s->in, err);
 		if (ret)
 			return ret;
 	}
-	return jin_header(s, err);
+	ret = jin_header(s, err);
+	if (!ret && s->jin->no_span && (s->opts.flags & SREP_OPEN_PRESCAN))
+		ret = span_from_events(s, err);
+	return ret;
 }
 
 int jsonin_rewind(struct srep_session *s)

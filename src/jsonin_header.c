@@ -312,6 +312,29 @@ static int set_tasks(struct srep_session *s, const cJSON *v, struct srep_error *
 	return 0;
 }
 
+/*
+ * The source trace's first and last timestamps, known before the first event
+ * as after a prescan: null when it had none; absent from the files of
+ * writers before it, whose span the events give (jsonin_open()).
+ */
+static int set_span(struct srep_session *s, const cJSON *v, struct srep_error *err)
+{
+	uint64_t first, last;
+
+	if (!v) {
+		s->jin->no_span = true;
+		return 0;
+	}
+	if (cJSON_IsNull(v))
+		return 0;
+	if (!jin_u64(cJSON_GetObjectItemCaseSensitive(v, "first"), &first) ||
+	    !jin_u64(cJSON_GetObjectItemCaseSensitive(v, "last"), &last) || !first || last < first)
+		return jin_bad(s, err, "bad \"time_span\": expected first and last timestamps", NULL);
+	s->span_first = first;
+	s->span_last = last;
+	return 0;
+}
+
 int jin_header(struct srep_session *s, struct srep_error *err)
 {
 	struct jsonin *j = s->jin;
@@ -336,6 +359,8 @@ int jin_header(struct srep_session *s, struct srep_error *err)
 		ret = sess_err(s, err, SREP_E_UNSUPPORTED, 0, -1,
 			       "schedrep JSON version %lld: this schedrep reads version 1",
 			       (long long)version);
+	if (!ret)
+		ret = set_span(s, cJSON_GetObjectItemCaseSensitive(root, "time_span"), err);
 	if (!ret)
 		ret = set_meta(s, cJSON_GetObjectItemCaseSensitive(root, "meta"), err);
 	if (!ret)

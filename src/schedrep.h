@@ -366,8 +366,10 @@ int srep_session__rewind(struct srep_session *s, struct srep_error *err);
 /*
  * Times (perf clock, ns) of the trace's first and last timestamped event:
  * known before the first event when the session was opened with
- * SREP_OPEN_PRESCAN, else those of the events read so far. Time arguments
- * ("0.3" = 0.3 s after the first event) are resolved against *first.
+ * SREP_OPEN_PRESCAN or is a schedrep JSON file (whose first line holds the
+ * span of the trace it came from), else those of the events read so far.
+ * Time arguments ("0.3" = 0.3 s after the first event) are resolved against
+ * *first.
  * Returns false (and zeros) when there is no timestamp.
  */
 bool srep_session__time_span(const struct srep_session *s, uint64_t *first, uint64_t *last);

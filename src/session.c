@@ -319,8 +319,11 @@ int32_t srep_session__max_cpu(const struct srep_session *s)
 
 bool srep_session__time_span(const struct srep_session *s, uint64_t *first, uint64_t *last)
 {
-	*first = s->has_prescan ? s->span_first : s->stats.first_time;
-	*last = s->has_prescan ? s->span_last : s->stats.last_time;
+	/* known from a prescan or a JSON file's first line; else from what was read */
+	bool known = s->span_first != 0;
+
+	*first = known ? s->span_first : s->stats.first_time;
+	*last = known ? s->span_last : s->stats.last_time;
 	return *first != 0;
 }
 

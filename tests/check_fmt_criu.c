@@ -22,6 +22,7 @@
 #include "criu_local.h"
 #include "criu.pb-c.h"
 #include "fixture.h"
+#include "fmtutil.h"
 #include "testutil.h"
 
 #define T0 5170000000000ull	/* 5170 s after boot */
@@ -40,7 +41,7 @@ struct run {
 /* what convert does with a format's option given by name */
 static int set_opt(void *o, const char *name, const char *arg, struct srep_error *err)
 {
-	const struct srep_criu_option *x;
+	const struct srep_export_opt *x;
 
 	for (x = srep_criu_options; x->name; x++) {
 		if (!strcmp(x->name, name))
@@ -395,6 +396,72 @@ START_TEST(any_byte_order)
 	tu_rmdir(dir2);
 	free(dir);
 	free(dir2);
+}
+END_TEST
+
+/* 'text' without its line of timeline.json naming the input, which names the file read */
+static void drop_input_line(char *text)
+{
+	char *at = strstr(text, "\n  \"input\": "), *nl;
+
+	ck_assert_ptr_nonnull(at);
+	nl = strchr(at + 1, '\n');
+	ck_assert_ptr_nonnull(nl);
+	memmove(at, nl, strlen(nl) + 1);
+}
+
+/*
+ * The trace, then its lossless JSON export, through the exporter with the
+ * same options: the same images, byte for byte, and the same timeline.json
+ * but for the input's name.
+ */
+static void same_from_json(const char *trace, const struct run *r, const char *what)
+{
+	struct srep_error err = { 0 };
+	char *dir = tu_tmpdir(), json[4096], out[4096], out2[4096], cmd[16384];
+	char *text, *text2, *diff = NULL;
+	size_t len;
+
+	ck_assert_msg(tu_convert(trace, &srep_exporter_json, NULL, &text, &len, &err) == 0, "%s: %s",
+		      what, err.msg);
+	snprintf(json, sizeof(json), "%s/t.schedrep.json", dir);
+	ck_assert_int_eq(tu_write_file(json, text, len), 0);
+	free(text);
+	snprintf(out, sizeof(out), "%s/data.criu", dir);
+	snprintf(out2, sizeof(out2), "%s/json.criu", dir);
+	ck_assert_msg(export_to(trace, out, r, &err) == 0, "%s: %s", what, err.msg);
+	ck_assert_msg(export_to(json, out2, r, &err) == 0, "%s from JSON: %s", what, err.msg);
+	snprintf(cmd, sizeof(cmd), "diff -r -x timeline.json '%s' '%s' 2>&1", out, out2);
+	ck_assert_msg(tu_run(cmd, &diff) == 0, "%s: the images from JSON differ: %s", what,
+		      diff ? diff : "");
+	free(diff);
+	snprintf(cmd, sizeof(cmd), "%s/timeline.json", out);
+	text = tu_read_file(cmd, NULL);
+	snprintf(cmd, sizeof(cmd), "%s/timeline.json", out2);
+	text2 = tu_read_file(cmd, NULL);
+	ck_assert(text && text2);
+	drop_input_line(text);
+	drop_input_line(text2);
+	ck_assert_msg(!strcmp(text, text2), "%s: timeline.json from JSON differs", what);
+	free(text);
+	free(text2);
+	tu_rmdir(dir);
+	free(dir);
+}
+
+/* every option (instructions too) from the JSON export, on a big-endian pipe-mode fixture */
+START_TEST(json_input)
+{
+	struct fixture_opts fo = { .big_endian = true, .pipe = true };
+	struct run sel = { .opts = { { "every", "3ms" } }, .only = "10", .children = true };
+	char *dir = tu_tmpdir(), *trace = write_tree(dir, &fo, true);
+
+	same_from_json(trace, &all_instants, "every option");
+	same_from_json(trace, NULL, "the default instant");
+	same_from_json(trace, &sel, "--only 10 --children");
+	free(trace);
+	tu_rmdir(dir);
+	free(dir);
 }
 END_TEST
 
@@ -964,6 +1031,30 @@ START_TEST(corpus_workloads)
 }
 END_TEST
 
+/* the corpus traces of corpus_workloads, from their JSON export: the same image sets */
+START_TEST(corpus_json_input)
+{
+	const struct corpus_trace *ct = &corpus_traces[_i];
+	struct srep_open_opts oo = { .flags = SREP_OPEN_PRESCAN };
+	char *path = tu_corpus_path(ct->rel), at[64], every[64];
+	struct run r = { .opts = { { "at", at }, { "every", every } } };
+	struct srep_session *s = NULL;
+	struct srep_error err = { 0 };
+	uint64_t first, last;
+
+	if (!path || access(path, R_OK))
+		TU_SKIP("corpus trace %s not found", ct->rel);
+	ck_assert_msg(srep_session__open(&s, path, &oo, &err) == 0, "%s", err.msg);
+	ck_assert(srep_session__time_span(s, &first, &last));
+	srep_session__delete(s);
+	/* a quarter into the trace, and every third of it */
+	snprintf(at, sizeof(at), "%.6f", (double)(last - first) / 4 / 1e9);
+	snprintf(every, sizeof(every), "%lluns", (unsigned long long)(last - first) / 3);
+	same_from_json(path, &r, ct->rel);
+	free(path);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("fmt_criu");
@@ -979,6 +1070,12 @@ int main(void)
 	tcase_add_test(tc, window_instructions);
 	tcase_add_test(tc, selection);
 	tcase_add_test(tc, odd_trees);
+	tcase_add_test(tc, json_input);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("json");
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, corpus_json_input, 0,
+			    (int)(sizeof(corpus_traces) / sizeof(corpus_traces[0])));
 	suite_add_tcase(s, tc);
 	tc = tcase_create("crit");
 	tcase_add_unchecked_fixture(tc, find_crit, no_teardown);

@@ -300,8 +300,10 @@ static size_t round_trip(const char *path, const char *json_path)
 	struct srep_session *a = NULL, *b = NULL;
 	struct srep_error err = { 0 };
 	const struct srep_event *ea, *eb;
+	uint64_t a0, a1, b0, b1;
 	char ctx[4200], *json;
 	size_t len, n = 0;
+	bool has_a, has_b;
 	int ra, rb;
 
 	ck_assert_msg(tu_convert(path, &srep_exporter_json, NULL, &json, &len, &err) == 0, "%s: %s",
@@ -310,6 +312,8 @@ static size_t round_trip(const char *path, const char *json_path)
 	free(json);
 	ck_assert_int_eq(srep_session__open(&a, path, NULL, &err), 0);
 	ck_assert_msg(srep_session__open(&b, json_path, NULL, &err) == 0, "%s: %s", path, err.msg);
+	/* the JSON knows the span before its first event; the perf.data, once read */
+	has_b = srep_session__time_span(b, &b0, &b1);
 	for (;;) {
 		ra = srep_session__next_event(a, &ea, &err);
 		rb = srep_session__next_event(b, &eb, &err);
@@ -322,6 +326,10 @@ static size_t round_trip(const char *path, const char *json_path)
 		n++;
 	}
 	snprintf(ctx, sizeof(ctx), "%s", path);
+	has_a = srep_session__time_span(a, &a0, &a1);
+	SAME_INT(has_a, has_b, "has a time span");
+	SAME_INT(a0, b0, "first timestamp");
+	SAME_INT(a1, b1, "last timestamp");
 	same_meta(ctx, srep_session__meta(a), srep_session__meta(b));
 	same_tables(ctx, a, b);
 	srep_session__delete(a);
@@ -459,6 +467,77 @@ START_TEST(prescan_and_rewind)
 }
 END_TEST
 
+/*
+ * The span is on the first line: time arguments resolve before the first
+ * event, prescan or not. A file from a writer without "time_span" is read
+ * once for it under SREP_OPEN_PRESCAN, else gives the span of what was read
+ * so far; "time_span": null is a trace without timestamps.
+ */
+START_TEST(span_on_first_line)
+{
+	struct fixture_opts o = { .big_endian = true };
+	struct fixture *fx = tu_scenario(&o, NULL, NULL);
+	char path[4096], json[4200], old[4200], *dir = tu_scenario_file(fx, path, sizeof(path));
+	struct srep_open_opts prescan = { .flags = SREP_OPEN_PRESCAN };
+	struct srep_session *s = NULL;
+	struct srep_error err = { 0 };
+	const struct srep_event *ev;
+	char *text, *without, *nulled, *at, *end;
+	uint64_t want0, want1, first, last;
+	size_t len;
+
+	snprintf(json, sizeof(json), "%s/s.json", dir);
+	round_trip(path, json);
+	ck_assert_int_eq(srep_session__open(&s, path, &prescan, &err), 0);
+	ck_assert(srep_session__time_span(s, &want0, &want1));
+	srep_session__delete(s);
+	ck_assert_uint_gt(want1, want0);
+
+	ck_assert_int_eq(srep_session__open(&s, json, NULL, &err), 0);
+	ck_assert(srep_session__time_span(s, &first, &last));
+	ck_assert_uint_eq(first, want0);
+	ck_assert_uint_eq(last, want1);
+	srep_session__delete(s);
+
+	/* the same file as an older writer wrote it */
+	text = tu_read_file(json, &len);
+	at = strstr(text, "\"time_span\":{");
+	ck_assert_ptr_nonnull(at);
+	end = strchr(at, '}');
+	ck_assert_int_ge(asprintf(&without, "%.*s%s", (int)(at - text), text, end + 2), 0);
+	ck_assert_int_ge(asprintf(&nulled, "%.*s\"time_span\":null,%s", (int)(at - text), text,
+				  end + 2), 0);
+	snprintf(old, sizeof(old), "%s/old.json", dir);
+	ck_assert_int_eq(tu_write_file(old, without, strlen(without)), 0);
+	ck_assert_int_eq(srep_session__open(&s, old, &prescan, &err), 0);
+	ck_assert(srep_session__time_span(s, &first, &last));
+	ck_assert_uint_eq(first, want0);
+	ck_assert_uint_eq(last, want1);
+	ck_assert_int_eq(srep_session__next_event(s, &ev, &err), 1);	/* rewound after the scan */
+	ck_assert_uint_eq(srep_session__stats(s)->events, 1);
+	srep_session__delete(s);
+	ck_assert_int_eq(srep_session__open(&s, old, NULL, &err), 0);
+	ck_assert(!srep_session__time_span(s, &first, &last));
+	while (srep_session__next_event(s, &ev, &err) > 0)
+		;
+	ck_assert(srep_session__time_span(s, &first, &last));
+	ck_assert_uint_eq(first, want0);
+	ck_assert_uint_eq(last, want1);
+	srep_session__delete(s);
+
+	ck_assert_int_eq(tu_write_file(old, nulled, strlen(nulled)), 0);
+	ck_assert_int_eq(srep_session__open(&s, old, &prescan, &err), 0);
+	ck_assert(!srep_session__time_span(s, &first, &last));
+	srep_session__delete(s);
+	free(text);
+	free(without);
+	free(nulled);
+	fixture_free(fx);
+	tu_rmdir(dir);
+	free(dir);
+}
+END_TEST
+
 /* ---- damage ---- */
 
 /* open and read 'text' as a JSON file: the status of the first failing call */
@@ -510,6 +589,9 @@ static const struct damage {
 	{ "\"evsels\":[", "\"evsels\":{", SREP_E_JSON, "line 1" },
 	{ "\"tasks\":[{\"tid\":", "\"tasks\":[{\"tid\":\"x\",\"old\":", SREP_E_JSON, "bad task" },
 	{ "\"meta\":{", "\"meta\":{\"hostname\":7,", SREP_E_JSON, "meta.hostname" },
+	{ "\"time_span\":{\"first\":", "\"time_span\":{\"first\":\"soon\",\"was\":", SREP_E_JSON,
+	  "bad \"time_span\"" },
+	{ "\"time_span\":{", "\"time_span\":{\"last\":1,", SREP_E_JSON, "bad \"time_span\"" },
 };
 
 START_TEST(damaged_json)
@@ -607,6 +689,7 @@ int main(void)
 	tcase_add_test(tc, hostile_round_trip);
 	tcase_add_test(tc, fixed_point);
 	tcase_add_test(tc, prescan_and_rewind);
+	tcase_add_test(tc, span_on_first_line);
 	tcase_add_loop_test(tc, damaged_json, 0, sizeof(damages) / sizeof(damages[0]));
 	tcase_add_test(tc, line_too_long);
 	tcase_add_test(tc, byte_flips);

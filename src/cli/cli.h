@@ -64,16 +64,29 @@ struct cli_out {
 	FILE *f;
 	char *path;		/* final path, NULL for stdout */
 	char *tmp;		/* temporary path while writing */
+	bool dir;		/* a directory (cli_out_open_dir): f is NULL, write into tmp */
 };
 
 int cli_out_open(struct cli_out *o, const char *path, const char *input_path,
 		 struct srep_error *err);
+/*
+ * An output directory: an empty temporary one beside 'path' (o->tmp),
+ * renamed to 'path' by cli_out_commit(), removed with all it holds by
+ * cli_out_abort() and after Ctrl-C. 'path' may be missing or an empty
+ * directory; anything else there is refused.
+ */
+int cli_out_open_dir(struct cli_out *o, const char *path, const char *input_path,
+		     struct srep_error *err);
 int cli_out_commit(struct cli_out *o, struct srep_error *err);
 void cli_out_abort(struct cli_out *o);
 /* the output name derived from the input: "arm.data" -> "arm<suffix>" */
 char *cli_default_output(const char *input, const char *suffix);
 
-/* SIGINT/SIGTERM: remove the registered temporary file and exit 130 */
+/*
+ * SIGINT/SIGTERM: remove the registered temporary file and exit 130; with a
+ * temporary directory only set cli_interrupted, for the command to stop,
+ * cli_out_abort() and return EXIT_INTERRUPTED (output.c says why)
+ */
 void cli_signals_install(void);
 void cli_signals_track(const char *tmp_path);
 extern volatile sig_atomic_t cli_interrupted;

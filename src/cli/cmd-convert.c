@@ -65,8 +65,9 @@ static void build_usage(struct convert_opts *o)
 		snprintf(fmts + strlen(fmts), sizeof(fmts) - strlen(fmts), "%s%s",
 			 x == srep_exporters ? "" : "|", (*x)->name);
 		len = strlen(o->desc);
-		snprintf(o->desc + len, sizeof(o->desc) - len, "\n    %-10s %s (%s)", (*x)->name,
-			 (*x)->summary, (*x)->suffix);
+		snprintf(o->desc + len, sizeof(o->desc) - len, "\n    %-10s %s (%s%s)", (*x)->name,
+			 (*x)->summary, (*x)->suffix,
+			 (*x)->flags & SREP_EXPORT_DIRECTORY ? "/" : "");
 	}
 	snprintf(o->usage, sizeof(o->usage),
 		 "usage: schedrep convert [--format %s] [-o OUT|-] [--only SEL]... "
@@ -236,6 +237,11 @@ static int pump(struct run *r, void *state, struct srep_error *err)
 	srep_session__progress(r->s, &done, &total);
 	cli_progress_init(&prog, "converting", total, -1);
 	while ((ret = srep_session__next_event(r->s, &ev, err)) > 0) {
+		/* Ctrl-C writing a directory: the handler left its removal to us (output.c) */
+		if (cli_interrupted) {
+			ret = srep_error__set(err, SREP_E_INTERRUPTED, "interrupted");
+			break;
+		}
 		if ((++n & 0x3fff) == 0)
 			cli_progress_update(&prog, r->s);
 		if (ev->time > r->ctx.to && !(ev->flags & SREP_EVF_LATE))
@@ -279,9 +285,11 @@ static int convert(const struct convert_opts *o, const char *input, const struct
 	if (!ret && !(path = o->output ? strdup(o->output) : cli_default_output(input, x->suffix)))
 		ret = srep_error__set(&err, SREP_E_NOMEM, "no memory");
 	if (!ret)
-		ret = cli_out_open(&r.out, path, input, &err);
+		ret = x->flags & SREP_EXPORT_DIRECTORY ? cli_out_open_dir(&r.out, path, input, &err) :
+		      cli_out_open(&r.out, path, input, &err);
 	if (!ret) {
 		r.ctx.out = r.out.f;
+		r.ctx.out_dir = r.out.dir ? r.out.tmp : NULL;
 		ret = export(&r, &err);
 		if (ret)
 			cli_out_abort(&r.out);
@@ -289,7 +297,7 @@ static int convert(const struct convert_opts *o, const char *input, const struct
 			ret = cli_out_commit(&r.out, &err);
 	}
 	if (ret) {
-		status = cli_error(&err);
+		status = cli_interrupted ? EXIT_INTERRUPTED : cli_error(&err);
 	} else {
 		const struct srep_stats *st = srep_session__stats(r.s);
 
@@ -336,6 +344,12 @@ int cmd_convert(int argc, char **argv)
 	x = srep_exporter_find(o.format);
 	if (!x) {
 		ret = cli_usage_error(o.usage, "'%s' is not a format", o.format);
+		goto out;
+	}
+	/* a directory has no standard output, and standard input no name to derive one from */
+	if ((x->flags & SREP_EXPORT_DIRECTORY) && !strcmp(o.output ? o.output : argv[first], "-")) {
+		ret = cli_usage_error(o.usage, "--format %s writes a directory: name it with -o DIR",
+				      x->name);
 		goto out;
 	}
 	ret = format_opts(&o, x, &fopts);

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * output.c - atomic output files, interruption, and the progress line.
+ * output.c - atomic output files and directories, interruption, and the
+ * progress line.
  *
- * An output is written to a temporary file beside its target and renamed
- * into place only when complete: an error or Ctrl-C never leaves half a
- * file. The signal handler removes the temporary file; that path and the
- * interrupt flag are the CLI's only globals.
+ * An output is written to a temporary file (or directory) beside its target
+ * and renamed into place only when complete: an error or Ctrl-C never
+ * leaves half a file or half a tree. The signal handler removes a temporary
+ * file; that path, whether it is a directory, and the interrupt flag are the
+ * CLI's only globals.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,10 +24,25 @@
 
 volatile sig_atomic_t cli_interrupted;
 static char tracked_tmp[4096];
+static volatile sig_atomic_t tracked_is_dir;
 
+/*
+ * A temporary file is unlinked here and the signal raised again: unlink()
+ * is async-signal-safe, and the process ends as interrupted wherever it
+ * was. A temporary directory is a tree, and listing a directory (opendir,
+ * readdir, nftw) allocates, which a handler must not do: the handler then
+ * only sets the flag and returns, and the command, which checks the flag
+ * between events (cmd-convert.c), stops and removes the tree in ordinary
+ * context (cli_out_abort), then exits 130. This relies on the command not
+ * being stuck in a read by then: the directory is made after the input
+ * was opened, and the one directory format (criu) prescans, so its input is
+ * a file and not a stalled pipe.
+ */
 static void on_signal(int sig)
 {
 	cli_interrupted = 1;
+	if (tracked_is_dir)
+		return;
 	if (tracked_tmp[0])
 		unlink(tracked_tmp);
 	signal(sig, SIG_DFL);
@@ -41,17 +60,36 @@ void cli_signals_install(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
-void cli_signals_track(const char *tmp_path)
+/* SIGINT and SIGTERM held back until signals_restore() */
+static void signals_hold(sigset_t *old)
 {
-	sigset_t block, old;
+	sigset_t block;
 
-	/* the handler must never see a half-copied path */
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
-	sigprocmask(SIG_BLOCK, &block, &old);
+	sigprocmask(SIG_BLOCK, &block, old);
+}
+
+static void signals_restore(const sigset_t *old)
+{
+	sigprocmask(SIG_SETMASK, old, NULL);
+}
+
+static void track(const char *tmp_path, bool is_dir)
+{
+	sigset_t old;
+
+	/* the handler must never see a half-copied path */
+	signals_hold(&old);
 	snprintf(tracked_tmp, sizeof(tracked_tmp), "%s", tmp_path ? tmp_path : "");
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	tracked_is_dir = tmp_path && is_dir;
+	signals_restore(&old);
+}
+
+void cli_signals_track(const char *tmp_path)
+{
+	track(tmp_path, false);
 }
 
 char *cli_default_output(const char *input, const char *suffix)
@@ -113,11 +151,138 @@ int cli_out_open(struct cli_out *o, const char *path, const char *input_path,
 	return 0;
 }
 
+/* ---- directories ---- */
+
+static bool dir_is_empty(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	bool empty = true;
+
+	if (!d)
+		return false;
+	while (empty && (e = readdir(d)))
+		empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+	closedir(d);
+	return empty;
+}
+
+/* the target may be missing or an empty directory (which the rename replaces) */
+static int check_dir_target(const char *path, const char *input_path, struct srep_error *err)
+{
+	struct stat sb;
+
+	if (same_file(path, input_path))
+		return srep_error__set(err, SREP_E_INVAL, "'%s': refusing to overwrite the input", path);
+	if (stat(path, &sb)) {
+		if (errno == ENOENT)
+			return 0;
+		return srep_error__set(err, SREP_E_IO, "'%s': %s", path, strerror(errno));
+	}
+	if (!S_ISDIR(sb.st_mode))
+		return srep_error__set(err, SREP_E_INVAL, "'%s' exists and is not a directory: "
+				       "refusing to replace it", path);
+	if (!dir_is_empty(path))
+		return srep_error__set(err, SREP_E_INVAL, "'%s' exists and is not empty: refusing to "
+				       "replace it (remove it, or choose another -o)", path);
+	return 0;
+}
+
+int cli_out_open_dir(struct cli_out *o, const char *path, const char *input_path,
+		     struct srep_error *err)
+{
+	size_t len = strlen(path);
+	sigset_t old;
+	int ret;
+
+	memset(o, 0, sizeof(*o));
+	o->dir = true;
+	while (len > 1 && path[len - 1] == '/')		/* "out.criu/" names "out.criu" */
+		len--;
+	o->path = strndup(path, len);
+	if (!o->path || asprintf(&o->tmp, "%s.schedrep-tmp-XXXXXX", o->path) < 0) {
+		o->tmp = NULL;
+		cli_out_abort(o);
+		return srep_error__set(err, SREP_E_NOMEM, "no memory");
+	}
+	ret = check_dir_target(o->path, input_path, err);
+	if (ret) {
+		free(o->tmp);
+		o->tmp = NULL;
+		cli_out_abort(o);
+		return ret;
+	}
+	/* no Ctrl-C between making it and tracking it: either it is tracked or it is not there */
+	signals_hold(&old);
+	if (!mkdtemp(o->tmp)) {
+		signals_restore(&old);
+		ret = srep_error__set(err, SREP_E_IO, "'%s': cannot create a directory beside it: %s",
+				      o->path, strerror(errno));
+		free(o->tmp);
+		o->tmp = NULL;
+		cli_out_abort(o);
+		return ret;
+	}
+	track(o->tmp, true);
+	signals_restore(&old);
+	return 0;
+}
+
+static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	return remove(path) ? -1 : 0;
+}
+
+/* the temporary tree, depth first; symbolic links are removed, not followed */
+static void remove_tree(const char *path)
+{
+	nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static int commit_dir(struct cli_out *o, struct srep_error *err)
+{
+	sigset_t old;
+	mode_t mask;
+	int ret = 0;
+
+	/* a Ctrl-C from here on is seen after the rename: the output is then complete */
+	signals_hold(&old);
+	if (cli_interrupted) {
+		ret = srep_error__set(err, SREP_E_INTERRUPTED, "interrupted");
+	} else {
+		/* the usual mode for a new directory (mkdtemp made it 0700) */
+		mask = umask(0);
+		umask(mask);
+		chmod(o->tmp, 0777 & ~mask);
+		if (rename(o->tmp, o->path))
+			ret = srep_error__set(err, SREP_E_IO, "'%s': cannot move the output into place: "
+					      "%s", o->path, errno == ENOTEMPTY || errno == EEXIST ?
+					      "it is not empty any more" : strerror(errno));
+	}
+	if (ret) {
+		cli_out_abort(o);
+	} else {
+		track(NULL, false);
+		free(o->tmp);
+		free(o->path);
+		memset(o, 0, sizeof(*o));
+	}
+	signals_restore(&old);
+	return ret;
+}
+
+/* ---- commit, abort ---- */
+
 int cli_out_commit(struct cli_out *o, struct srep_error *err)
 {
 	mode_t mask;
 	int failed;
 
+	if (o->dir)
+		return commit_dir(o, err);
 	if (o->f == stdout)
 		return fflush(stdout) ? srep_error__set(err, SREP_E_IO, "cannot write standard output: %s",
 							strerror(errno)) : 0;
@@ -144,7 +309,9 @@ void cli_out_abort(struct cli_out *o)
 {
 	if (o->f && o->f != stdout)
 		fclose(o->f);
-	if (o->tmp)
+	if (o->tmp && o->dir)
+		remove_tree(o->tmp);
+	else if (o->tmp)
 		unlink(o->tmp);
 	cli_signals_track(NULL);
 	free(o->tmp);

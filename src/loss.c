@@ -68,7 +68,7 @@ static void close_at(struct loss_tracker *lt, struct loss_cpu *c, uint64_t time)
 		c->open = 0;
 }
 
-void loss_on_sample(struct loss_tracker *lt, int32_t cpu, uint64_t time)
+void loss_on_sample_slow(struct loss_tracker *lt, int32_t cpu, uint64_t time)
 {
 	struct loss_cpu *c = cpu_of(lt, cpu);
 

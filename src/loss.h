@@ -29,7 +29,20 @@ void loss_tracker_init(struct loss_tracker *lt);
 void loss_tracker_free(struct loss_tracker *lt);
 void loss_tracker_reset(struct loss_tracker *lt);
 /* out of memory only makes the figure come out low: never fails a read or a recording */
-void loss_on_sample(struct loss_tracker *lt, int32_t cpu, uint64_t time);
+void loss_on_sample_slow(struct loss_tracker *lt, int32_t cpu, uint64_t time);
+
+/* every sample comes here: the common case (no loss waiting) inline */
+static inline void loss_on_sample(struct loss_tracker *lt, int32_t cpu, uint64_t time)
+{
+	size_t slot = (size_t)cpu + 1;
+
+	if (cpu >= 0 && slot < lt->nr_cpus && !lt->cpus[slot].open && !lt->cpus[0].open) {
+		lt->cpus[slot].last_sample = time;
+		return;
+	}
+	loss_on_sample_slow(lt, cpu, time);
+}
+
 void loss_on_lost(struct loss_tracker *lt, int32_t cpu, uint64_t time);
 /* ns lost: the union of the intervals, those still open ending at 'end' */
 uint64_t loss_total(struct loss_tracker *lt, uint64_t end);

@@ -206,15 +206,42 @@ void counters_close(struct rec_counters *c)
 /*
  * The kernel publishes data_head after writing the records; we read it, then
  * the data (acquire), and hand the space back with data_tail after the copy
- * (release). Plain 64-bit accesses with fences: 32-bit targets have no
- * lock-free 64-bit atomics, and the upper half only changes after 4 GiB.
+ * (release). Where 64-bit atomics are lock-free these are atomic accesses
+ * (which ThreadSanitizer also understands); 32-bit targets have none, so they
+ * use plain volatile accesses with fences: the upper half only changes after
+ * 4 GiB.
  */
+#if __GCC_ATOMIC_LLONG_LOCK_FREE == 2
+static uint64_t load_head(const struct perf_event_mmap_page *pg)
+{
+	return __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+}
+
+static void store_tail(struct perf_event_mmap_page *pg, uint64_t tail)
+{
+	__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
+}
+#else
+static uint64_t load_head(const struct perf_event_mmap_page *pg)
+{
+	uint64_t head = *(const volatile __u64 *)&pg->data_head;
+
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return head;
+}
+
+static void store_tail(struct perf_event_mmap_page *pg, uint64_t tail)
+{
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	*(volatile __u64 *)&pg->data_tail = tail;
+}
+#endif
+
 size_t ring_pending(const struct rec_ring *r, uint64_t *head, uint64_t *tail)
 {
 	struct perf_event_mmap_page *pg = (struct perf_event_mmap_page *)r->base;
 
-	*head = *(volatile __u64 *)&pg->data_head;
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	*head = load_head(pg);
 	*tail = pg->data_tail;
 	return (size_t)(*head - *tail);
 }
@@ -234,8 +261,5 @@ void ring_copy(const struct rec_ring *r, uint64_t from, size_t len, uint8_t *dst
 
 void ring_release(struct rec_ring *r, uint64_t tail)
 {
-	struct perf_event_mmap_page *pg = (struct perf_event_mmap_page *)r->base;
-
-	__atomic_thread_fence(__ATOMIC_RELEASE);
-	*(volatile __u64 *)&pg->data_tail = tail;
+	store_tail((struct perf_event_mmap_page *)r->base, tail);
 }

@@ -855,11 +855,25 @@ size_t srep_symbolizer__callchain(struct srep_symbolizer *sy, const struct srep_
 /*
  * Where the task of a switch-out blocked: the first kernel frame that is
  * not the scheduler itself (__schedule, schedule*, preempt_schedule*,
- * io_schedule*, __cond_resched) and the first user-space frame. Returns
- * which of the two were found (SREP_BLOCKED_* bits).
+ * io_schedule*, __cond_resched) and the first user-space frame that has a
+ * name (else the first user-space frame). Returns which of the two were
+ * found (SREP_BLOCKED_* bits).
  */
 int srep_symbolizer__blocked_in(struct srep_symbolizer *sy, const struct srep_event *ev,
 				struct srep_frame *kernel, struct srep_frame *user);
+
+/* room for a label: the smallest buffer, and one that cuts no module name short */
+#define SREP_FRAME_LABEL_MIN	20
+#define SREP_FRAME_LABEL_MAX	128
+
+/*
+ * A frame's short name, the same in every output: its symbol; else, for a
+ * user frame in a mapped file, "FILE+0xOFFSET" (the file's base name and the
+ * offset in it that perf script prints: "libc.so.6+0x7eb20"); else its
+ * address, "0xffffffff81234567". Returns the symbol itself, or 'buf'
+ * (at least SREP_FRAME_LABEL_MIN bytes; longer file names are cut).
+ */
+const char *srep_frame__label(const struct srep_frame *f, char *buf, size_t size);
 
 const struct srep_symbol_stats *srep_symbolizer__stats(const struct srep_symbolizer *sy);
 size_t srep_symbolizer__nr_modules(const struct srep_symbolizer *sy);

@@ -12,6 +12,11 @@
  * bounded by the number of tasks and CPUs, never by the trace length.
  * Metadata (names) come last, from the session's task table.
  *
+ * With symbols, a sleep slice names where the task blocked (the kernel
+ * function and the first named user frame of its switch-out's callchain),
+ * and every event with a callchain is an instant on its thread whose args
+ * hold the stack, frame by frame as perf script prints them.
+ *
  * Timestamps are the perf clock in microseconds with three decimals
  * (DECISIONS.md), so they read like perf script's.
  */
@@ -31,6 +36,11 @@ struct pf {
 	struct emit out;
 	struct timeline tl;
 	uint64_t next_flow, last_time, first_time;
+	struct srep_frame *frames;	/* the callchain of the event at hand */
+	size_t frames_cap;
+	char *text;			/* one frame's text */
+	size_t text_cap;
+	bool nomem;
 };
 
 /* ---- writing events ---- */
@@ -147,6 +157,21 @@ static void who_is(char out[SREP_COMM_MAX + 16], const char *comm, int32_t tid)
 	out[len] = '\0';
 }
 
+/* where a sleeping task blocked: the kernel function and the user frame */
+static void blocked_args(struct pf *p, const struct tl_task *t)
+{
+	char label[SREP_FRAME_LABEL_MAX];
+
+	if (t->blocked & SREP_BLOCKED_KERNEL) {
+		emit_lit(&p->out, ",\"blocked_in\":");
+		emit_json_cstr(&p->out, srep_frame__label(&t->blocked_kernel, label, sizeof(label)));
+	}
+	if (t->blocked & SREP_BLOCKED_USER) {
+		emit_lit(&p->out, ",\"user_frame\":");
+		emit_json_cstr(&p->out, srep_frame__label(&t->blocked_user, label, sizeof(label)));
+	}
+}
+
 /* the slice of a task's state that just ended */
 static void task_slice(void *arg, const struct tl_task *t, uint64_t end)
 {
@@ -180,10 +205,7 @@ static void task_slice(void *arg, const struct tl_task *t, uint64_t end)
 			emit_lit(&p->out, ",\"args\":{\"state\":\"");
 			emit_char(&p->out, t->letter);
 			emit_char(&p->out, '"');
-			if (t->blocked_in[0]) {
-				emit_lit(&p->out, ",\"blocked_in\":");
-				emit_json_cstr(&p->out, t->blocked_in);
-			}
+			blocked_args(p, t);
 			emit_lit(&p->out, "}},\n");
 		}
 		break;
@@ -285,6 +307,116 @@ static void on_task_event(struct pf *p, const struct srep_event *ev)
 	}
 }
 
+/* ---- callchains ---- */
+
+static char *put_hex_digits(char *o, uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char tmp[16];
+	int n = 0;
+
+	do {
+		tmp[n++] = digits[v & 0xf];
+		v >>= 4;
+	} while (v);
+	while (n)
+		*o++ = tmp[--n];
+	return o;
+}
+
+static char *put_dec_digits(char *o, uint32_t v)
+{
+	char tmp[10];
+	int n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		*o++ = tmp[--n];
+	return o;
+}
+
+static char *put_str(char *o, const char *s)
+{
+	size_t n = strlen(s);
+
+	memcpy(o, s, n);
+	return o + n;
+}
+
+/*
+ * A frame as perf script prints it: "ADDR SYM+0xOFF (DSO)", "[unknown]" for
+ * what did not resolve, "  FILE:LINE" after it with --lines. By hand into a
+ * buffer sized for it: one call per frame of every callchain.
+ */
+static void put_frame(struct pf *p, const struct srep_frame *f)
+{
+	const char *sym = f->symbol ? f->symbol : "[unknown]";
+	const char *dso = f->module ? f->module : "[unknown]";
+	size_t need = 64 + strlen(sym) + strlen(dso) + (f->file ? strlen(f->file) : 0);
+	char *o, *n;
+
+	if (need > p->text_cap) {
+		n = realloc(p->text, need);
+		if (!n) {
+			p->nomem = true;
+			return;
+		}
+		p->text = n;
+		p->text_cap = need;
+	}
+	o = put_hex_digits(p->text, f->module_addr);
+	*o++ = ' ';
+	o = put_str(o, sym);
+	if (f->symbol) {
+		o = put_str(o, "+0x");
+		o = put_hex_digits(o, f->symbol_offset);
+	}
+	o = put_str(o, " (");
+	o = put_str(o, dso);
+	*o++ = ')';
+	if (f->file) {
+		o = put_str(o, "  ");
+		o = put_str(o, f->file);
+		*o++ = ':';
+		o = put_dec_digits(o, f->line);
+	}
+	emit_json_str(&p->out, p->text, (size_t)(o - p->text));
+}
+
+/* an event with a callchain: an instant on its thread carrying the resolved stack */
+static void stack_instant(struct pf *p, const struct srep_event *ev)
+{
+	struct tl_task *t = tl_task(&p->tl, ev->tid, ev->pid);
+	size_t need = (size_t)ev->nr_callchain + SREP_UNWIND_MAX + 1, n, i;
+	const char *name = ev->evsel >= 0 ?
+			   srep_session__evsel_name(p->ctx->session, (size_t)ev->evsel) : NULL;
+	struct srep_frame *f;
+
+	if (!t || !in_window(p, ev->time))
+		return;
+	if (need > p->frames_cap) {
+		f = realloc(p->frames, need * sizeof(*f));
+		if (!f) {
+			p->nomem = true;
+			return;
+		}
+		p->frames = f;
+		p->frames_cap = need;
+	}
+	n = srep_symbolizer__callchain(p->ctx->symbols, ev, p->frames, p->frames_cap);
+	head(p, 'i', name ? name : srep_event_kind_name(ev->kind), false, t->pid, t->tid, ev->time);
+	emit_lit(&p->out, ",\"s\":\"t\",\"args\":{\"stack\":[");
+	for (i = 0; i < n; i++) {
+		if (i)
+			emit_char(&p->out, ',');
+		put_frame(p, &p->frames[i]);
+	}
+	emit_lit(&p->out, "]}},\n");
+}
+
 static void on_cpu_event(struct pf *p, const struct srep_event *ev)
 {
 	char name[48];
@@ -319,8 +451,10 @@ static int pf_event(void *state, const struct srep_event *ev, struct srep_error 
 		on_cpu_event(p, ev);
 	else
 		on_task_event(p, ev);
+	if (ev->nr_callchain && p->ctx->symbols)
+		stack_instant(p, ev);
 	tl_event(&p->tl, ev);
-	if (p->tl.nomem)
+	if (p->tl.nomem || p->nomem)
 		return srep_error__set(err, SREP_E_NOMEM, "no memory for the timeline state");
 	return p->out.failed ? srep_error__set(err, SREP_E_IO, "cannot write the output") : 0;
 }
@@ -458,6 +592,8 @@ static void pf_destroy(void *state)
 		return;
 	emit_free(&p->out);
 	tl_free(&p->tl);
+	free(p->frames);
+	free(p->text);
 	free(p);
 }
 
@@ -465,6 +601,7 @@ const struct srep_exporter srep_exporter_perfetto = {
 	.name = "perfetto",
 	.suffix = ".json",
 	.summary = "Chrome Trace Event JSON for ui.perfetto.dev and chrome://tracing",
+	.flags = SREP_EXPORT_SYMBOLS,
 	.begin = pf_begin,
 	.event = pf_event,
 	.end = pf_end,

@@ -50,6 +50,10 @@ static int run_exporter(const struct srep_exporter *x, struct srep_export_ctx *c
 			ret = 0;
 			break;
 		}
+		if (ctx->symbols && srep_symbolizer__observe(ctx->symbols, ev)) {
+			ret = SREP_E_NOMEM;
+			break;
+		}
 		ret = srep_export_selected(ctx->sel, ev) ? x->event(state, ev, err) : 0;
 	}
 	if (!ret)
@@ -92,15 +96,19 @@ int tu_convert(const char *path, const struct srep_exporter *x, const struct tu_
 	}
 	if (ret)
 		goto out;
+	if (c->symbols && (x->flags & SREP_EXPORT_SYMBOLS))
+		ret = srep_symbolizer__new(&ctx.symbols, s, c->symbols, err);
+	if (ret)
+		goto out;
 	f = open_memstream(out, len);
 	ctx.session = s;
 	ctx.out = f;
 	ctx.opts = c->opts;
-	ctx.symbolize = c->symbolize;
 	ret = f ? run_exporter(x, &ctx, err) : SREP_E_NOMEM;
 out:
 	if (f)
 		fclose(f);
+	srep_symbolizer__delete(ctx.symbols);
 	if (ret) {
 		free(*out);
 		*out = NULL;

@@ -25,13 +25,16 @@
  */
 #define tu_check(cond, ...) do { if (!(cond)) ck_abort_msg(__VA_ARGS__); } while (0)
 
-/* what to convert: NULL-terminated SEL lists, a --time range, a symbolizer */
+/*
+ * what to convert: NULL-terminated SEL lists, a --time range, where the
+ * target's symbols are (NULL: no symbolizer, as --no-symbols)
+ */
 struct tu_convert {
 	const char *const *only, *const *exclude;
 	bool children;
 	const char *time;
 	const void *opts;
-	const char *(*symbolize)(void *arg, uint64_t ip);
+	const struct srep_symbol_opts *symbols;
 };
 
 /*

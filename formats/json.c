@@ -13,6 +13,10 @@
  * Two rules keep it lossless: integers beyond 2^53, which JSON parsers hold
  * as doubles, are written as strings; and byte strings that are not UTF-8
  * are written as {"hex": "..."}.
+ *
+ * With symbols, an event with a callchain also gets "frames": each frame
+ * resolved (module, symbol, offset, source line). They are derived, not
+ * part of the model: the reader skips them, "cc" is what reads back.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +30,8 @@ struct jw {
 	const struct srep_export_ctx *ctx;
 	struct emit out;
 	uint64_t events;
+	struct srep_frame *frames;	/* the callchain of the event at hand */
+	size_t frames_cap;
 };
 
 /* ---- values ---- */
@@ -447,6 +453,65 @@ static void put_fields(struct emit *e, const struct srep_event *ev, int n)
 
 static const char *const sources[] = { "tp", "rec", "smp", "json" };
 
+/* ---- symbolized frames ---- */
+
+static const char *mode_name(enum srep_frame_mode m)
+{
+	switch (m) {
+	case SREP_FRAME_KERNEL: return "kernel";
+	case SREP_FRAME_USER: return "user";
+	case SREP_FRAME_HV: return "hv";
+	case SREP_FRAME_GUEST_KERNEL: return "guest_kernel";
+	case SREP_FRAME_GUEST_USER: return "guest_user";
+	default: return "?";
+	}
+}
+
+static void put_frame(struct emit *e, const struct srep_frame *f)
+{
+	KEY1(e, "addr");
+	put_hex(e, f->addr);
+	KEY(e, "mode");
+	emit_char(e, '"');
+	emit_cstr(e, mode_name(f->mode));
+	emit_char(e, '"');
+	KS(e, "module", f->module);
+	KEY(e, "module_addr");
+	put_hex(e, f->module_addr);
+	KS(e, "symbol", f->symbol);
+	if (f->symbol)
+		KU(e, "offset", f->symbol_offset);
+	if (f->file) {
+		KS(e, "file", f->file);
+		KU(e, "line", f->line);
+	}
+}
+
+/* "frames": the event's callchain resolved (and unwound: --call-graph dwarf) */
+static int put_frames(struct jw *w, const struct srep_event *ev, struct srep_error *err)
+{
+	size_t need = (size_t)ev->nr_callchain + SREP_UNWIND_MAX + 1, n, i;
+	struct srep_frame *f;
+
+	if (need > w->frames_cap) {
+		f = realloc(w->frames, need * sizeof(*f));
+		if (!f)
+			return srep_error__set(err, SREP_E_NOMEM, "no memory for frames");
+		w->frames = f;
+		w->frames_cap = need;
+	}
+	n = srep_symbolizer__callchain(w->ctx->symbols, ev, w->frames, w->frames_cap);
+	KEY(&w->out, "frames");
+	emit_char(&w->out, '[');
+	for (i = 0; i < n; i++) {
+		emit_cstr(&w->out, i ? ",{" : "{");
+		put_frame(&w->out, &w->frames[i]);
+		emit_char(&w->out, '}');
+	}
+	emit_char(&w->out, ']');
+	return 0;
+}
+
 static int jw_event(void *state, const struct srep_event *ev, struct srep_error *err)
 {
 	struct jw *w = state;
@@ -485,6 +550,8 @@ static int jw_event(void *state, const struct srep_event *ev, struct srep_error 
 		}
 		emit_char(e, ']');
 	}
+	if (ev->nr_callchain && w->ctx->symbols && put_frames(w, ev, err))
+		return SREP_E_NOMEM;
 	if (ev->kind != SREP_EV_SAMPLE) {
 		emit_lit(e, ",\"u\":{");
 		put_union(e, ev);
@@ -585,6 +652,7 @@ static void jw_destroy(void *state)
 	if (!w)
 		return;
 	emit_free(&w->out);
+	free(w->frames);
 	free(w);
 }
 
@@ -592,7 +660,7 @@ const struct srep_exporter srep_exporter_json = {
 	.name = "json",
 	.suffix = ".schedrep.json",
 	.summary = "the lossless event model, JSON Lines (docs/json-format.md)",
-	.flags = SREP_EXPORT_PRESCAN,
+	.flags = SREP_EXPORT_PRESCAN | SREP_EXPORT_SYMBOLS,
 	.begin = jw_begin,
 	.event = jw_event,
 	.end = jw_end,

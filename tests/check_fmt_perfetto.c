@@ -143,35 +143,6 @@ START_TEST(scenario_every_container)
 }
 END_TEST
 
-/* the target's kallsyms for the scenario's callchains (tu_scenario) */
-static const char scenario_kallsyms[] =
-	"ffffffff81000000 T _text\n"
-	"ffffffff81000100 T __schedule\n"
-	"ffffffff81000200 T schedule\n"
-	"ffffffff81000300 T pipe_read\n"
-	"ffffffff81000400 T vfs_read\n"
-	"ffffffff81000480 T ksys_read\n";
-
-/* the scenario with callchains, and a cpu-clock sample of the server with one */
-static char *callchain_scenario(char *path, size_t size, char *kallsyms, size_t ksize,
-				const char *ktext)
-{
-	static const uint64_t chain[] = { (uint64_t)-128, 0xffffffff81000410ull,
-					  0xffffffff81000488ull };
-	struct fixture_opts o = { .tp_callchain = true };
-	struct fixture *fx = tu_scenario(&o, NULL, NULL);
-	int cyc = fixture_add_event(fx, 1 /* SOFTWARE */, 0 /* cpu-clock */, 0x20 /* CALLCHAIN */);
-	char *dir;
-
-	ck_assert_int_eq(fixture_sample(fx, cyc, TU_T0 + 99, 0, 100, 100, chain[1], 1000, 3, chain),
-			 0);
-	dir = tu_scenario_file(fx, path, size);
-	snprintf(kallsyms, ksize, "%s/kallsyms", dir);
-	ck_assert_int_eq(tu_write_file(kallsyms, ktext, strlen(ktext)), 0);
-	fixture_free(fx);
-	return dir;
-}
-
 static const cJSON *arg_of(const cJSON *ev, const char *key)
 {
 	return cJSON_GetObjectItem(cJSON_GetObjectItem(ev, "args"), key);
@@ -192,7 +163,8 @@ START_TEST(blocking_function)
 	cJSON *root, *bare, *stack;
 	const cJSON *ev;
 
-	dir = callchain_scenario(path, sizeof(path), kallsyms, sizeof(kallsyms), scenario_kallsyms);
+	dir = tu_callchain_scenario(path, sizeof(path), kallsyms, sizeof(kallsyms),
+				   tu_scenario_kallsyms);
 	so.kallsyms = kallsyms;
 	with = convert(path, &c);
 	without = convert(path, NULL);
@@ -243,7 +215,7 @@ START_TEST(blocking_addresses)
 	cJSON *root;
 	char *out;
 
-	dir = callchain_scenario(path, sizeof(path), kallsyms, sizeof(kallsyms), "");
+	dir = tu_callchain_scenario(path, sizeof(path), kallsyms, sizeof(kallsyms), "");
 	out = convert(path, &c);
 	root = checked(out, "addresses");
 	ev = find(root, "X", "Sleeping (S)", 100, 5170000000.050);

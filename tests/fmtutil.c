@@ -197,6 +197,33 @@ char *tu_scenario_file(struct fixture *fx, char *path, size_t size)
 	return dir;
 }
 
+const char tu_scenario_kallsyms[] =
+	"ffffffff81000000 T _text\n"
+	"ffffffff81000100 T __schedule\n"
+	"ffffffff81000200 T schedule\n"
+	"ffffffff81000300 T pipe_read\n"
+	"ffffffff81000400 T vfs_read\n"
+	"ffffffff81000480 T ksys_read\n";
+
+char *tu_callchain_scenario(char *path, size_t size, char *kallsyms, size_t ksize,
+			    const char *ktext)
+{
+	static const uint64_t chain[] = { (uint64_t)-128, 0xffffffff81000410ull,
+					  0xffffffff81000488ull };
+	struct fixture_opts o = { .tp_callchain = true };
+	struct fixture *fx = tu_scenario(&o, NULL, NULL);
+	int cyc = fixture_add_event(fx, 1 /* SOFTWARE */, 0 /* cpu-clock */, 0x20 /* CALLCHAIN */);
+	char *dir;
+
+	ck_assert_int_eq(fixture_sample(fx, cyc, TU_T0 + 99, 0, 100, 100, chain[1], 1000, 3, chain),
+			 0);
+	dir = tu_scenario_file(fx, path, size);
+	snprintf(kallsyms, ksize, "%s/kallsyms", dir);
+	ck_assert_int_eq(tu_write_file(kallsyms, ktext, strlen(ktext)), 0);
+	fixture_free(fx);
+	return dir;
+}
+
 /* ---- golden files ---- */
 
 void tu_golden(const char *name, const char *text, size_t len)

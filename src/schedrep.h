@@ -542,6 +542,40 @@ struct srep_task_metrics {
 int srep_metrics__tasks(const struct srep_metrics *m, const struct srep_task *const *tasks,
 			size_t nr, struct srep_task_metrics *out);
 
+/*
+ * Where tasks block. Given a symbolizer (before the first event; fed each
+ * event with srep_symbolizer__observe() before srep_metrics__add()), every
+ * switch-out into S, I or D whose event has a callchain starts a sleep at
+ * its blocking site: the kernel function slept in and the first named user
+ * frame, as srep_symbolizer__blocked_in() finds them and srep_frame__label()
+ * names them. The sleep's time is that of sleep_s_ns / sleep_d_ns, so with
+ * a callchain on every switch-out the sites' times add up to them.
+ */
+struct srep_symbolizer;
+void srep_metrics__set_symbolizer(struct srep_metrics *m, struct srep_symbolizer *sy);
+
+/* "(other)": the site of sleeps beyond the bounds (64 sites a task, 65536 a trace) */
+struct srep_block_site {
+	const char *kernel;	/* kernel function slept in; NULL unknown; "(other)" */
+	const char *user;	/* first named user frame (else the first); NULL none */
+	uint64_t ns;		/* time asleep after switching out there */
+	uint64_t count;		/* sleeps that started there */
+};
+
+/**
+ * srep_metrics__blocking - where one task, or a group, blocked
+ * @m: the collector, finished
+ * @tasks, @nr: as for srep_metrics__tasks(); a group's sites are summed
+ * @out: the sites, most time first (then most sleeps, then by name); the
+ *	strings live as long as @m
+ * @max: room in @out (0: only count)
+ *
+ * Returns how many sites there are (the first @max are written), or
+ * (size_t)-1 when out of memory.
+ */
+size_t srep_metrics__blocking(const struct srep_metrics *m, const struct srep_task *const *tasks,
+			      size_t nr, struct srep_block_site *out, size_t max);
+
 struct srep_cpu_metrics {
 	uint64_t busy_ns;	/* a task other than the idle task ran */
 	uint64_t idle_ns;	/* the idle task ran */

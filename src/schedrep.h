@@ -559,7 +559,7 @@ struct srep_block_site {
 	const char *kernel;	/* kernel function slept in; NULL unknown; "(other)" */
 	const char *user;	/* first named user frame (else the first); NULL none */
 	uint64_t ns;		/* time asleep after switching out there */
-	uint64_t count;		/* sleeps that started there */
+	uint64_t count;		/* sleeps there (whose end the trace shows) */
 };
 
 /**
@@ -737,6 +737,24 @@ struct srep_compare_row {
 const struct srep_compare_row *srep_compare__rows(const struct srep_compare *c, size_t *nr);
 /* how many differences are significant (workload, CPUs and pairs) */
 size_t srep_compare__nr_significant(const struct srep_compare *c);
+
+/* one row of a pair's "where tasks block" table (srep_metrics__blocking) */
+struct srep_block_row {
+	const char *kernel, *user;	/* the blocking site: as in struct srep_block_site */
+	struct srep_diff blocked;	/* "blocked": time asleep there, A and B (scaled) */
+	uint64_t count[2];		/* sleeps there, in A and in B */
+};
+
+/*
+ * Where the tasks of pair 'pair' blocked: the sites of both sides (equal
+ * names are one row), the larger side's time first. None when neither
+ * side's metrics had a symbolizer. Not counted in nr_significant. The
+ * strings live as long as the sides' metrics.
+ */
+const struct srep_block_row *srep_compare__blocking(const struct srep_compare *c, size_t pair,
+						    size_t *nr);
+
+/* ------------------------------------------------------------------ */
 /* Symbols: callchain frames to modules, functions and source lines     */
 /* ------------------------------------------------------------------ */
 

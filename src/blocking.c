@@ -226,7 +226,8 @@ size_t blk_collect(const struct blk_table *t, const struct blk_task *const *task
 		return (size_t)-1;
 	}
 	for (i = 0, k = 0; i < nr; i++) {
-		memcpy(all + k, tasks[i]->v, tasks[i]->nr * sizeof(*all));
+		if (tasks[i]->nr)	/* a task that never slept has no array */
+			memcpy(all + k, tasks[i]->v, tasks[i]->nr * sizeof(*all));
 		k += tasks[i]->nr;
 	}
 	qsort(all, n, sizeof(*all), by_site);

@@ -24,7 +24,8 @@ START_TEST(sites_sum_and_order)
 {
 	struct blk_table t = { 0 };
 	struct blk_task a = { .open = BLK_NONE }, b = { .open = BLK_NONE };
-	const struct blk_task *both[2] = { &a, &b };
+	struct blk_task never = { .open = BLK_NONE };
+	const struct blk_task *both[2] = { &a, &b }, *with_idle[2] = { &a, &never };
 	struct srep_block_site out[8];
 	char k[32];
 
@@ -55,6 +56,9 @@ START_TEST(sites_sum_and_order)
 	ck_assert_uint_eq(out[0].count, 3);
 	ck_assert_uint_eq(blk_collect(&t, both, 2, NULL, 0), 4);
 	ck_assert_uint_eq(blk_collect(&t, both, 0, NULL, 0), 0);
+	/* a task that never slept has no array at all */
+	ck_assert_uint_eq(blk_collect(&t, with_idle, 2, out, 8), 3);
+	ck_assert_uint_eq(blk_collect(&t, with_idle + 1, 1, out, 8), 0);
 	blk_task_free(&a);
 	blk_task_free(&b);
 	blk_table_free(&t);

@@ -23,6 +23,7 @@
 
 #include "exporter.h"
 #include "emit.h"
+#include "framecache.h"
 
 #define JSON_SAFE_INT (1ull << 53)	/* doubles hold every integer up to here */
 
@@ -32,6 +33,9 @@ struct jw {
 	uint64_t events;
 	struct srep_frame *frames;	/* the callchain of the event at hand */
 	size_t frames_cap;
+	struct frame_cache texts;	/* every frame's object, rendered once */
+	char *text;			/* one frame's object */
+	size_t text_cap;
 };
 
 /* ---- values ---- */
@@ -487,6 +491,82 @@ static void put_frame(struct emit *e, const struct srep_frame *f)
 	}
 }
 
+/* a string value: its text, or null */
+static char *render_str(char *o, const char *s)
+{
+	if (!s)
+		return fc_str(o, "null");
+	*o++ = '"';
+	o = fc_str(o, s);
+	*o++ = '"';
+	return o;
+}
+
+/*
+ * put_frame()'s object by hand into w->text, for the frame cache: only when
+ * its strings need no escaping (they are JSON as they are); 0 otherwise.
+ */
+static size_t render_frame(struct jw *w, const struct srep_frame *f)
+{
+	size_t need = 192 + (f->module ? strlen(f->module) : 0) + (f->symbol ? strlen(f->symbol) : 0) +
+		      (f->file ? strlen(f->file) : 0);
+	char *o;
+
+	if ((f->module && !fc_plain(f->module)) || (f->symbol && !fc_plain(f->symbol)) ||
+	    (f->file && !fc_plain(f->file)))
+		return 0;
+	if (need > w->text_cap) {
+		o = realloc(w->text, need);
+		if (!o)
+			return 0;
+		w->text = o;
+		w->text_cap = need;
+	}
+	o = fc_str(w->text, "{\"addr\":\"0x");
+	o = fc_hex(o, f->addr);
+	o = fc_str(o, "\",\"mode\":\"");
+	o = fc_str(o, mode_name(f->mode));
+	o = fc_str(o, "\",\"module\":");
+	o = render_str(o, f->module);
+	o = fc_str(o, ",\"module_addr\":\"0x");
+	o = fc_hex(o, f->module_addr);
+	o = fc_str(o, "\",\"symbol\":");
+	o = render_str(o, f->symbol);
+	if (f->symbol) {
+		o = fc_str(o, ",\"offset\":");
+		o = f->symbol_offset <= JSON_SAFE_INT ? fc_dec(o, f->symbol_offset) :
+		    fc_str(fc_dec(fc_str(o, "\""), f->symbol_offset), "\"");
+	}
+	if (f->file) {
+		o = fc_str(o, ",\"file\":");
+		o = render_str(o, f->file);
+		o = fc_str(o, ",\"line\":");
+		o = fc_dec(o, f->line);
+	}
+	*o++ = '}';
+	return (size_t)(o - w->text);
+}
+
+/* one frame object: from the cache, rendered for it, or written the slow way */
+static void put_cached_frame(struct jw *w, const struct srep_frame *f)
+{
+	const char *done;
+	size_t len;
+
+	done = fc_find(&w->texts, f, &len);
+	if (!done && (len = render_frame(w, f)) > 0) {
+		fc_keep(&w->texts, f, w->text, len);
+		done = w->text;
+	}
+	if (done) {
+		emit_raw(&w->out, done, len);
+		return;
+	}
+	emit_char(&w->out, '{');
+	put_frame(&w->out, f);
+	emit_char(&w->out, '}');
+}
+
 /* "frames": the event's callchain resolved (and unwound: --call-graph dwarf) */
 static int put_frames(struct jw *w, const struct srep_event *ev, struct srep_error *err)
 {
@@ -504,9 +584,9 @@ static int put_frames(struct jw *w, const struct srep_event *ev, struct srep_err
 	KEY(&w->out, "frames");
 	emit_char(&w->out, '[');
 	for (i = 0; i < n; i++) {
-		emit_cstr(&w->out, i ? ",{" : "{");
-		put_frame(&w->out, &w->frames[i]);
-		emit_char(&w->out, '}');
+		if (i)
+			emit_char(&w->out, ',');
+		put_cached_frame(w, &w->frames[i]);
 	}
 	emit_char(&w->out, ']');
 	return 0;
@@ -653,6 +733,8 @@ static void jw_destroy(void *state)
 		return;
 	emit_free(&w->out);
 	free(w->frames);
+	free(w->text);
+	fc_free(&w->texts);
 	free(w);
 }
 

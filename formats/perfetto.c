@@ -25,6 +25,7 @@
 
 #include "exporter.h"
 #include "emit.h"
+#include "framecache.h"
 #include "timeline.h"
 
 /* the "CPUs" process: pid and tids above any kernel's PID_MAX_LIMIT (4M) */
@@ -40,6 +41,7 @@ struct pf {
 	size_t frames_cap;
 	char *text;			/* one frame's text */
 	size_t text_cap;
+	struct frame_cache texts;	/* every frame's text, rendered once */
 	bool nomem;
 };
 
@@ -309,55 +311,28 @@ static void on_task_event(struct pf *p, const struct srep_event *ev)
 
 /* ---- callchains ---- */
 
-static char *put_hex_digits(char *o, uint64_t v)
-{
-	static const char digits[] = "0123456789abcdef";
-	char tmp[16];
-	int n = 0;
-
-	do {
-		tmp[n++] = digits[v & 0xf];
-		v >>= 4;
-	} while (v);
-	while (n)
-		*o++ = tmp[--n];
-	return o;
-}
-
-static char *put_dec_digits(char *o, uint32_t v)
-{
-	char tmp[10];
-	int n = 0;
-
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n)
-		*o++ = tmp[--n];
-	return o;
-}
-
-static char *put_str(char *o, const char *s)
-{
-	size_t n = strlen(s);
-
-	memcpy(o, s, n);
-	return o + n;
-}
-
 /*
  * A frame as perf script prints it: "ADDR SYM+0xOFF (DSO)", "[unknown]" for
- * what did not resolve, "  FILE:LINE" after it with --lines. By hand into a
- * buffer sized for it: one call per frame of every callchain.
+ * what did not resolve, "  FILE:LINE" after it with --lines; as a JSON
+ * string. Rendered once per frame (framecache.h), by hand into a buffer
+ * sized for it.
  */
 static void put_frame(struct pf *p, const struct srep_frame *f)
 {
 	const char *sym = f->symbol ? f->symbol : "[unknown]";
 	const char *dso = f->module ? f->module : "[unknown]";
-	size_t need = 64 + strlen(sym) + strlen(dso) + (f->file ? strlen(f->file) : 0);
+	struct srep_frame key = *f;
+	size_t need, len;
+	const char *done;
 	char *o, *n;
 
+	key.addr = 0;		/* not in the text: one entry for every process */
+	done = fc_find(&p->texts, &key, &len);
+	if (done) {
+		emit_raw(&p->out, done, len);
+		return;
+	}
+	need = 64 + strlen(sym) + strlen(dso) + (f->file ? strlen(f->file) : 0);
 	if (need > p->text_cap) {
 		n = realloc(p->text, need);
 		if (!n) {
@@ -367,23 +342,32 @@ static void put_frame(struct pf *p, const struct srep_frame *f)
 		p->text = n;
 		p->text_cap = need;
 	}
-	o = put_hex_digits(p->text, f->module_addr);
+	o = p->text;
+	*o++ = '"';
+	o = fc_hex(o, f->module_addr);
 	*o++ = ' ';
-	o = put_str(o, sym);
+	o = fc_str(o, sym);
 	if (f->symbol) {
-		o = put_str(o, "+0x");
-		o = put_hex_digits(o, f->symbol_offset);
+		o = fc_str(o, "+0x");
+		o = fc_hex(o, f->symbol_offset);
 	}
-	o = put_str(o, " (");
-	o = put_str(o, dso);
+	o = fc_str(o, " (");
+	o = fc_str(o, dso);
 	*o++ = ')';
 	if (f->file) {
-		o = put_str(o, "  ");
-		o = put_str(o, f->file);
+		o = fc_str(o, "  ");
+		o = fc_str(o, f->file);
 		*o++ = ':';
-		o = put_dec_digits(o, f->line);
+		o = fc_dec(o, f->line);
 	}
-	emit_json_str(&p->out, p->text, (size_t)(o - p->text));
+	*o++ = '"';
+	if (fc_plain(sym) && fc_plain(dso) && (!f->file || fc_plain(f->file))) {
+		fc_keep(&p->texts, &key, p->text, (size_t)(o - p->text));
+		emit_raw(&p->out, p->text, (size_t)(o - p->text));
+	} else {
+		/* bytes JSON must escape (or not UTF-8): the slow way, every time */
+		emit_json_str(&p->out, p->text + 1, (size_t)(o - p->text) - 2);
+	}
 }
 
 /* an event with a callchain: an instant on its thread carrying the resolved stack */
@@ -594,6 +578,7 @@ static void pf_destroy(void *state)
 	tl_free(&p->tl);
 	free(p->frames);
 	free(p->text);
+	fc_free(&p->texts);
 	free(p);
 }
 

@@ -283,6 +283,35 @@ START_TEST(symbolized_frames)
 }
 END_TEST
 
+/* symbol names that JSON must escape, or that are not UTF-8, stay exact and valid */
+START_TEST(hostile_symbols)
+{
+	static const char ktext[] = "ffffffff81000000 T _text\n"
+				    "ffffffff81000100 T __schedule\n"
+				    "ffffffff81000300 T pipe\"read\\\n"
+				    "ffffffff81000400 T vfs\xffread\n";
+	char path[4096], kallsyms[4200], *dir, *out;
+	struct srep_symbol_opts so = { .buildid_dir = "", .symfs = "/nonexistent" };
+	struct tu_convert c = { .symbols = &so };
+	const cJSON *frames;
+	size_t len, n;
+	cJSON **v;
+
+	dir = tu_callchain_scenario(path, sizeof(path), kallsyms, sizeof(kallsyms), ktext);
+	so.kallsyms = kallsyms;
+	out = convert(path, &c, &len);
+	v = parse_lines(out, &n);
+	frames = cJSON_GetObjectItem(line_at(v, n, (double)TU_T0 + 50, "switch", 100), "frames");
+	ck_assert_str_eq(frame_str(frames, 2, "symbol"), "pipe\"read\\");
+	ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(
+		cJSON_GetArrayItem(frames, 3), "symbol"), "hex")), "766673ff72656164");
+	free_lines(v, n);
+	free(out);
+	tu_rmdir(dir);
+	free(dir);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("fmt_json");
@@ -293,6 +322,7 @@ int main(void)
 	tcase_add_test(tc, hostile_strings);
 	tcase_add_test(tc, selection_and_window);
 	tcase_add_test(tc, symbolized_frames);
+	tcase_add_test(tc, hostile_symbols);
 	suite_add_tcase(s, tc);
 	return tu_run_suite(s);
 }

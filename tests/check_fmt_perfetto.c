@@ -205,6 +205,41 @@ START_TEST(blocking_function)
 }
 END_TEST
 
+/* symbol names that JSON must escape, or that are not UTF-8: valid JSON all the same */
+START_TEST(hostile_symbols)
+{
+	static const char ktext[] = "ffffffff81000000 T _text\n"
+				    "ffffffff81000100 T __schedule\n"
+				    "ffffffff81000200 T schedule\n"
+				    "ffffffff81000300 T pipe\"read\\\n"
+				    "ffffffff81000400 T vfs\xffread\n";
+	char path[4096], kallsyms[4200], *dir;
+	struct srep_symbol_opts so = { .buildid_dir = "", .symfs = "/nonexistent" };
+	struct tu_convert c = { .symbols = &so };
+	const cJSON *ev, *stack;
+	cJSON *root;
+	char *out;
+
+	dir = tu_callchain_scenario(path, sizeof(path), kallsyms, sizeof(kallsyms), ktext);
+	so.kallsyms = kallsyms;
+	out = convert(path, &c);
+	root = checked(out, "hostile symbols");
+	ev = find(root, "X", "Sleeping (S)", 100, 5170000000.050);
+	ck_assert_str_eq(cJSON_GetStringValue(arg_of(ev, "blocked_in")), "pipe\"read\\");
+	/* the second sleep too: names that need escaping are never cached */
+	ev = find(root, "i", "sched:sched_switch", 100, 5170000000.092);
+	stack = arg_of(ev, "stack");
+	ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetArrayItem(stack, 2)),
+			 "ffffffff81000300 pipe\"read\\+0x0 ([kernel.kallsyms])");
+	ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetArrayItem(stack, 3)),
+			 "ffffffff81000400 vfs\xef\xbf\xbdread+0x0 ([kernel.kallsyms])");
+	cJSON_Delete(root);
+	free(out);
+	tu_rmdir(dir);
+	free(dir);
+}
+END_TEST
+
 /* without the target's kernel symbols: addresses, and nothing known to skip */
 START_TEST(blocking_addresses)
 {
@@ -783,6 +818,7 @@ int main(void)
 	tcase_add_loop_test(tc, scenario_every_container, 1, 32);
 	tcase_add_test(tc, blocking_function);
 	tcase_add_test(tc, blocking_addresses);
+	tcase_add_test(tc, hostile_symbols);
 	tcase_add_test(tc, hostile_strings);
 	tcase_add_test(tc, time_window);
 	suite_add_tcase(s, tc);

@@ -3,16 +3,20 @@
 # corpus' callchain traces (../shared/corpus/callchains/ARCH/*.data).
 #
 # For each trace, with the target's files in a temporary symfs and its
-# kallsyms decompressed:
-#   without   schedrep info --no-symbols          (every event decoded, no symbolizer)
-#   with      schedrep info --kallsyms K --symfs S (every callchain resolved)
-#   ratio     with / without: the issue's target is at most 2x (convert does
-#             not exist yet; info is the same pass over the events)
+# kallsyms decompressed, schedrep convert to standard output:
+#   perfetto  --no-symbols, then with --kallsyms K --symfs S (sleep slices
+#             name where tasks blocked, every callchain an instant with its
+#             stack), and the ratio with / without: the issue's target is at
+#             most 2x
+#   json      the same for the lossless JSON (with symbols, every callchain's
+#             frames resolved)
 #   script    schedrep callchains (resolve and print every frame), and its
 #             peer 'perf script -F comm,tid,time,event,ip,sym,symoff,dso' with
 #             the same files (this machine's perf); ratio perf / schedrep
-# The corpus traces are small (about 400 callchains): a fixed cost, reading
-# the kernel's kallsyms (50,000-95,000 lines) once, dominates them. So a
+# The corpus traces are small (about 400 callchains, converted in 2-5 ms): a
+# fixed cost, parsing the kernel's kallsyms (50,000-95,000 lines, 5-12 ms in
+# a fresh process, half of it page faults on the 4 MB copy and the table),
+# dominates them. So a
 # larger trace is recorded here too when perf can (root, or
 # perf_event_paranoid <= 1): perf record -e sched:sched_switch -g of
 # 'perf bench sched messaging -g 5 -l 300', symbolized from this machine's
@@ -61,20 +65,27 @@ symfs() {
 row() {
 	frames=$("$SCHEDREP" info --json $3 "$2" 2>/dev/null |
 		 awk -F: '/"frames"/ {gsub(/[ \t,]/, "", $2); print $2}')
-	without=$(wall "$SCHEDREP info --no-symbols $2")
-	with=$(wall "$SCHEDREP info $3 $2")
+	pa=$(wall "$SCHEDREP convert -q --no-symbols -o - $2")
+	pb=$(wall "$SCHEDREP convert -q $3 -o - $2")
+	ja=$(wall "$SCHEDREP convert -q -f json --no-symbols -o - $2")
+	jb=$(wall "$SCHEDREP convert -q -f json $3 -o - $2")
 	cc=$(wall "$SCHEDREP callchains -q $3 $2")
 	ps=-
 	if [ -n "$PERF" ] && "$PERF" script -i "$2" >/dev/null 2>&1; then
 		ps=$(wall "$PERF script -F comm,tid,time,event,ip,sym,symoff,dso $4 -i $2")
 	fi
-	awk -v n="$1" -v f="${frames:-0}" -v a="$without" -v b="$with" -v c="$cc" -v p="$ps" 'BEGIN {
-		printf "%-38s %7d %7.1fms %7.1fms %5.2fx %9.1fms ", n, f, a * 1e3, b * 1e3, b / a, c * 1e3
-		if (p == "-") printf "%11s %6s\n", "-", "-"; else printf "%9.1fms %5.2fx\n", p * 1e3, p / c }'
+	awk -v n="$1" -v f="${frames:-0}" -v pa="$pa" -v pb="$pb" -v ja="$ja" -v jb="$jb" \
+	    -v c="$cc" -v p="$ps" 'BEGIN {
+		printf "%-40s %7d %6.1f %6.1f %5.2fx %6.1f %6.1f %5.2fx %6.1f ", n, f, pa * 1e3,
+		       pb * 1e3, pb / pa, ja * 1e3, jb * 1e3, jb / ja, c * 1e3
+		if (p == "-") printf "%7s %6s\n", "-", "-"; else printf "%7.1f %5.2fx\n", p * 1e3, p / c }'
 }
 
 echo "schedrep: $SCHEDREP; perf: ${PERF:-absent}; $RUNS runs each; load: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) CPUs"
-printf "%-38s %7s %9s %9s %6s %11s %11s %6s\n" trace frames without with ratio callchains "perf script" "perf/us"
+echo "median wall ms; convert writes to standard output (discarded); ratio: with symbols / without"
+printf "%-40s %7s %6s %6s %6s %6s %6s %6s %6s %7s %6s\n" "" "" perfetto "" "" json "" "" "" "perf" ""
+printf "%-40s %7s %6s %6s %6s %6s %6s %6s %6s %7s %6s\n" trace frames no-sym sym ratio no-sym sym \
+	ratio callch script perf/us
 for spec in "x86_64 x86_64-linux-gnu ld-linux-x86-64.so.2" "arm64 aarch64-linux-gnu ld-linux-aarch64.so.1" \
 	    "armhf arm-linux-gnueabihf ld-linux-armhf.so.3" "s390x s390x-linux-gnu ld64.so.1"; do
 	set -- $spec

@@ -24,6 +24,7 @@
 
 #define SREP_EXPORT_PRESCAN	0x1	/* needs the complete task table before the first event */
 #define SREP_EXPORT_DIRECTORY	0x2	/* writes a directory (ctx->out_dir), not a file */
+#define SREP_EXPORT_SYMBOLS	0x4	/* shows callchains: wants ctx->symbols */
 
 struct srep_export_ctx {
 	struct srep_session *session;		/* the events' session (borrowed) */
@@ -35,12 +36,12 @@ struct srep_export_ctx {
 	const char *out_dir;			/* directory exporters: an empty directory */
 	const void *opts;			/* format-specific options, NULL for defaults */
 	/*
-	 * Symbol of a code address, NULL when unknown or when no symbols were
-	 * loaded (the hook itself is then NULL): names the function a task
-	 * blocked in, from the callchain of its switch-out.
+	 * Callchains resolved: for formats with SREP_EXPORT_SYMBOLS, the trace's
+	 * symbolizer, NULL with --no-symbols. The command feeds it every event
+	 * (srep_symbolizer__observe) before ->event() gets the event, so an
+	 * exporter may ask for the frames of the event it is given.
 	 */
-	const char *(*symbolize)(void *arg, uint64_t ip);
-	void *symbolize_arg;
+	struct srep_symbolizer *symbols;
 };
 
 /* a format's own option: --name [arg] */

@@ -13,12 +13,17 @@
  * Two rules keep it lossless: integers beyond 2^53, which JSON parsers hold
  * as doubles, are written as strings; and byte strings that are not UTF-8
  * are written as {"hex": "..."}.
+ *
+ * With symbols, an event with a callchain also gets "frames": each frame
+ * resolved (module, symbol, offset, source line). They are derived, not
+ * part of the model: the reader skips them, "cc" is what reads back.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "exporter.h"
 #include "emit.h"
+#include "framecache.h"
 
 #define JSON_SAFE_INT (1ull << 53)	/* doubles hold every integer up to here */
 
@@ -26,6 +31,11 @@ struct jw {
 	const struct srep_export_ctx *ctx;
 	struct emit out;
 	uint64_t events;
+	struct srep_frame *frames;	/* the callchain of the event at hand */
+	size_t frames_cap;
+	struct frame_cache texts;	/* every frame's object, rendered once */
+	char *text;			/* one frame's object */
+	size_t text_cap;
 };
 
 /* ---- values ---- */
@@ -459,6 +469,141 @@ static void put_fields(struct emit *e, const struct srep_event *ev, int n)
 
 static const char *const sources[] = { "tp", "rec", "smp", "json" };
 
+/* ---- symbolized frames ---- */
+
+static const char *mode_name(enum srep_frame_mode m)
+{
+	switch (m) {
+	case SREP_FRAME_KERNEL: return "kernel";
+	case SREP_FRAME_USER: return "user";
+	case SREP_FRAME_HV: return "hv";
+	case SREP_FRAME_GUEST_KERNEL: return "guest_kernel";
+	case SREP_FRAME_GUEST_USER: return "guest_user";
+	default: return "?";
+	}
+}
+
+static void put_frame(struct emit *e, const struct srep_frame *f)
+{
+	KEY1(e, "addr");
+	put_hex(e, f->addr);
+	KEY(e, "mode");
+	emit_char(e, '"');
+	emit_cstr(e, mode_name(f->mode));
+	emit_char(e, '"');
+	KS(e, "module", f->module);
+	KEY(e, "module_addr");
+	put_hex(e, f->module_addr);
+	KS(e, "symbol", f->symbol);
+	if (f->symbol)
+		KU(e, "offset", f->symbol_offset);
+	if (f->file) {
+		KS(e, "file", f->file);
+		KU(e, "line", f->line);
+	}
+}
+
+/* a string value: its text, or null */
+static char *render_str(char *o, const char *s)
+{
+	if (!s)
+		return fc_str(o, "null");
+	*o++ = '"';
+	o = fc_str(o, s);
+	*o++ = '"';
+	return o;
+}
+
+/*
+ * put_frame()'s object by hand into w->text, for the frame cache: only when
+ * its strings need no escaping (they are JSON as they are); 0 otherwise.
+ */
+static size_t render_frame(struct jw *w, const struct srep_frame *f)
+{
+	size_t need = 192 + (f->module ? strlen(f->module) : 0) + (f->symbol ? strlen(f->symbol) : 0) +
+		      (f->file ? strlen(f->file) : 0);
+	char *o;
+
+	if ((f->module && !fc_plain(f->module)) || (f->symbol && !fc_plain(f->symbol)) ||
+	    (f->file && !fc_plain(f->file)))
+		return 0;
+	if (need > w->text_cap) {
+		o = realloc(w->text, need);
+		if (!o)
+			return 0;
+		w->text = o;
+		w->text_cap = need;
+	}
+	o = fc_str(w->text, "{\"addr\":\"0x");
+	o = fc_hex(o, f->addr);
+	o = fc_str(o, "\",\"mode\":\"");
+	o = fc_str(o, mode_name(f->mode));
+	o = fc_str(o, "\",\"module\":");
+	o = render_str(o, f->module);
+	o = fc_str(o, ",\"module_addr\":\"0x");
+	o = fc_hex(o, f->module_addr);
+	o = fc_str(o, "\",\"symbol\":");
+	o = render_str(o, f->symbol);
+	if (f->symbol) {
+		o = fc_str(o, ",\"offset\":");
+		o = f->symbol_offset <= JSON_SAFE_INT ? fc_dec(o, f->symbol_offset) :
+		    fc_str(fc_dec(fc_str(o, "\""), f->symbol_offset), "\"");
+	}
+	if (f->file) {
+		o = fc_str(o, ",\"file\":");
+		o = render_str(o, f->file);
+		o = fc_str(o, ",\"line\":");
+		o = fc_dec(o, f->line);
+	}
+	*o++ = '}';
+	return (size_t)(o - w->text);
+}
+
+/* one frame object: from the cache, rendered for it, or written the slow way */
+static void put_cached_frame(struct jw *w, const struct srep_frame *f)
+{
+	const char *done;
+	size_t len;
+
+	done = fc_find(&w->texts, f, &len);
+	if (!done && (len = render_frame(w, f)) > 0) {
+		fc_keep(&w->texts, f, w->text, len);
+		done = w->text;
+	}
+	if (done) {
+		emit_raw(&w->out, done, len);
+		return;
+	}
+	emit_char(&w->out, '{');
+	put_frame(&w->out, f);
+	emit_char(&w->out, '}');
+}
+
+/* "frames": the event's callchain resolved (and unwound: --call-graph dwarf) */
+static int put_frames(struct jw *w, const struct srep_event *ev, struct srep_error *err)
+{
+	size_t need = (size_t)ev->nr_callchain + SREP_UNWIND_MAX + 1, n, i;
+	struct srep_frame *f;
+
+	if (need > w->frames_cap) {
+		f = realloc(w->frames, need * sizeof(*f));
+		if (!f)
+			return srep_error__set(err, SREP_E_NOMEM, "no memory for frames");
+		w->frames = f;
+		w->frames_cap = need;
+	}
+	n = srep_symbolizer__callchain(w->ctx->symbols, ev, w->frames, w->frames_cap);
+	KEY(&w->out, "frames");
+	emit_char(&w->out, '[');
+	for (i = 0; i < n; i++) {
+		if (i)
+			emit_char(&w->out, ',');
+		put_cached_frame(w, &w->frames[i]);
+	}
+	emit_char(&w->out, ']');
+	return 0;
+}
+
 static int jw_event(void *state, const struct srep_event *ev, struct srep_error *err)
 {
 	struct jw *w = state;
@@ -497,6 +642,8 @@ static int jw_event(void *state, const struct srep_event *ev, struct srep_error 
 		}
 		emit_char(e, ']');
 	}
+	if (ev->nr_callchain && w->ctx->symbols && put_frames(w, ev, err))
+		return SREP_E_NOMEM;
 	if (ev->kind != SREP_EV_SAMPLE) {
 		emit_lit(e, ",\"u\":{");
 		put_union(e, ev);
@@ -597,6 +744,9 @@ static void jw_destroy(void *state)
 	if (!w)
 		return;
 	emit_free(&w->out);
+	free(w->frames);
+	free(w->text);
+	fc_free(&w->texts);
 	free(w);
 }
 
@@ -604,7 +754,7 @@ const struct srep_exporter srep_exporter_json = {
 	.name = "json",
 	.suffix = ".schedrep.json",
 	.summary = "the lossless event model, JSON Lines (docs/json-format.md)",
-	.flags = SREP_EXPORT_PRESCAN,
+	.flags = SREP_EXPORT_PRESCAN | SREP_EXPORT_SYMBOLS,
 	.begin = jw_begin,
 	.event = jw_event,
 	.end = jw_end,

@@ -12,6 +12,11 @@
  * bounded by the number of tasks and CPUs, never by the trace length.
  * Metadata (names) come last, from the session's task table.
  *
+ * With symbols, a sleep slice names where the task blocked (the kernel
+ * function and the first named user frame of its switch-out's callchain),
+ * and every event with a callchain is an instant on its thread whose args
+ * hold the stack, frame by frame as perf script prints them.
+ *
  * Timestamps are the perf clock in microseconds with three decimals
  * (DECISIONS.md), so they read like perf script's.
  */
@@ -20,6 +25,7 @@
 
 #include "exporter.h"
 #include "emit.h"
+#include "framecache.h"
 #include "timeline.h"
 
 /* the "CPUs" process: pid and tids above any kernel's PID_MAX_LIMIT (4M) */
@@ -31,6 +37,12 @@ struct pf {
 	struct emit out;
 	struct timeline tl;
 	uint64_t next_flow, last_time, first_time;
+	struct srep_frame *frames;	/* the callchain of the event at hand */
+	size_t frames_cap;
+	char *text;			/* one frame's text */
+	size_t text_cap;
+	struct frame_cache texts;	/* every frame's text, rendered once */
+	bool nomem;
 };
 
 /* ---- writing events ---- */
@@ -147,6 +159,21 @@ static void who_is(char out[SREP_COMM_MAX + 16], const char *comm, int32_t tid)
 	out[len] = '\0';
 }
 
+/* where a sleeping task blocked: the kernel function and the user frame */
+static void blocked_args(struct pf *p, const struct tl_task *t)
+{
+	char label[SREP_FRAME_LABEL_MAX];
+
+	if (t->blocked & SREP_BLOCKED_KERNEL) {
+		emit_lit(&p->out, ",\"blocked_in\":");
+		emit_json_cstr(&p->out, srep_frame__label(&t->blocked_kernel, label, sizeof(label)));
+	}
+	if (t->blocked & SREP_BLOCKED_USER) {
+		emit_lit(&p->out, ",\"user_frame\":");
+		emit_json_cstr(&p->out, srep_frame__label(&t->blocked_user, label, sizeof(label)));
+	}
+}
+
 /* the slice of a task's state that just ended */
 static void task_slice(void *arg, const struct tl_task *t, uint64_t end)
 {
@@ -180,10 +207,7 @@ static void task_slice(void *arg, const struct tl_task *t, uint64_t end)
 			emit_lit(&p->out, ",\"args\":{\"state\":\"");
 			emit_char(&p->out, t->letter);
 			emit_char(&p->out, '"');
-			if (t->blocked_in[0]) {
-				emit_lit(&p->out, ",\"blocked_in\":");
-				emit_json_cstr(&p->out, t->blocked_in);
-			}
+			blocked_args(p, t);
 			emit_lit(&p->out, "}},\n");
 		}
 		break;
@@ -285,6 +309,98 @@ static void on_task_event(struct pf *p, const struct srep_event *ev)
 	}
 }
 
+/* ---- callchains ---- */
+
+/*
+ * A frame as perf script prints it: "ADDR SYM+0xOFF (DSO)", "[unknown]" for
+ * what did not resolve, "  FILE:LINE" after it with --lines; as a JSON
+ * string. Rendered once per frame (framecache.h), by hand into a buffer
+ * sized for it.
+ */
+static void put_frame(struct pf *p, const struct srep_frame *f)
+{
+	const char *sym = f->symbol ? f->symbol : "[unknown]";
+	const char *dso = f->module ? f->module : "[unknown]";
+	struct srep_frame key = *f;
+	size_t need, len;
+	const char *done;
+	char *o, *n;
+
+	key.addr = 0;		/* not in the text: one entry for every process */
+	done = fc_find(&p->texts, &key, &len);
+	if (done) {
+		emit_raw(&p->out, done, len);
+		return;
+	}
+	need = 64 + strlen(sym) + strlen(dso) + (f->file ? strlen(f->file) : 0);
+	if (need > p->text_cap) {
+		n = realloc(p->text, need);
+		if (!n) {
+			p->nomem = true;
+			return;
+		}
+		p->text = n;
+		p->text_cap = need;
+	}
+	o = p->text;
+	*o++ = '"';
+	o = fc_hex(o, f->module_addr);
+	*o++ = ' ';
+	o = fc_str(o, sym);
+	if (f->symbol) {
+		o = fc_str(o, "+0x");
+		o = fc_hex(o, f->symbol_offset);
+	}
+	o = fc_str(o, " (");
+	o = fc_str(o, dso);
+	*o++ = ')';
+	if (f->file) {
+		o = fc_str(o, "  ");
+		o = fc_str(o, f->file);
+		*o++ = ':';
+		o = fc_dec(o, f->line);
+	}
+	*o++ = '"';
+	if (fc_plain(sym) && fc_plain(dso) && (!f->file || fc_plain(f->file))) {
+		fc_keep(&p->texts, &key, p->text, (size_t)(o - p->text));
+		emit_raw(&p->out, p->text, (size_t)(o - p->text));
+	} else {
+		/* bytes JSON must escape (or not UTF-8): the slow way, every time */
+		emit_json_str(&p->out, p->text + 1, (size_t)(o - p->text) - 2);
+	}
+}
+
+/* an event with a callchain: an instant on its thread carrying the resolved stack */
+static void stack_instant(struct pf *p, const struct srep_event *ev)
+{
+	struct tl_task *t = tl_task(&p->tl, ev->tid, ev->pid);
+	size_t need = (size_t)ev->nr_callchain + SREP_UNWIND_MAX + 1, n, i;
+	const char *name = ev->evsel >= 0 ?
+			   srep_session__evsel_name(p->ctx->session, (size_t)ev->evsel) : NULL;
+	struct srep_frame *f;
+
+	if (!t || !in_window(p, ev->time))
+		return;
+	if (need > p->frames_cap) {
+		f = realloc(p->frames, need * sizeof(*f));
+		if (!f) {
+			p->nomem = true;
+			return;
+		}
+		p->frames = f;
+		p->frames_cap = need;
+	}
+	n = srep_symbolizer__callchain(p->ctx->symbols, ev, p->frames, p->frames_cap);
+	head(p, 'i', name ? name : srep_event_kind_name(ev->kind), false, t->pid, t->tid, ev->time);
+	emit_lit(&p->out, ",\"s\":\"t\",\"args\":{\"stack\":[");
+	for (i = 0; i < n; i++) {
+		if (i)
+			emit_char(&p->out, ',');
+		put_frame(p, &p->frames[i]);
+	}
+	emit_lit(&p->out, "]}},\n");
+}
+
 static void on_cpu_event(struct pf *p, const struct srep_event *ev)
 {
 	char name[48];
@@ -319,8 +435,10 @@ static int pf_event(void *state, const struct srep_event *ev, struct srep_error 
 		on_cpu_event(p, ev);
 	else
 		on_task_event(p, ev);
+	if (ev->nr_callchain && p->ctx->symbols)
+		stack_instant(p, ev);
 	tl_event(&p->tl, ev);
-	if (p->tl.nomem)
+	if (p->tl.nomem || p->nomem)
 		return srep_error__set(err, SREP_E_NOMEM, "no memory for the timeline state");
 	return p->out.failed ? srep_error__set(err, SREP_E_IO, "cannot write the output") : 0;
 }
@@ -458,6 +576,9 @@ static void pf_destroy(void *state)
 		return;
 	emit_free(&p->out);
 	tl_free(&p->tl);
+	free(p->frames);
+	free(p->text);
+	fc_free(&p->texts);
 	free(p);
 }
 
@@ -465,6 +586,7 @@ const struct srep_exporter srep_exporter_perfetto = {
 	.name = "perfetto",
 	.suffix = ".json",
 	.summary = "Chrome Trace Event JSON for ui.perfetto.dev and chrome://tracing",
+	.flags = SREP_EXPORT_SYMBOLS,
 	.begin = pf_begin,
 	.event = pf_event,
 	.end = pf_end,

@@ -2,7 +2,6 @@
 /*
  * timeline.c - task and CPU states from the event stream (see timeline.h).
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -159,39 +158,6 @@ static void cpu_close(struct timeline *tl, struct tl_cpu *c, int32_t cpu_nr, uin
 
 /* ---- scheduling ---- */
 
-/* the function a task blocked in: the first frame that is not the scheduler itself */
-static void blocked_in(const struct timeline *tl, const struct srep_event *ev, char *out,
-		       size_t size)
-{
-	static const char *const sched_prefixes[] = {
-		"schedule", "__schedule", "io_schedule", "preempt_schedule", "__switch_to",
-		"context_switch", "finish_task_switch", "__traceiter_", "__bpf_trace_",
-		"perf_trace_", "trace_event_", "__perf_event_overflow", "perf_tp_event",
-	};
-	const char *name;
-	uint32_t i;
-	size_t k;
-
-	out[0] = '\0';
-	if (!tl->ctx->symbolize)
-		return;
-	for (i = 0; i < ev->nr_callchain; i++) {
-		if (ev->callchain[i] >= SREP_CONTEXT_MAX)
-			continue;	/* a context marker, not an address */
-		name = tl->ctx->symbolize(tl->ctx->symbolize_arg, ev->callchain[i]);
-		if (!name)
-			return;
-		for (k = 0; k < sizeof(sched_prefixes) / sizeof(sched_prefixes[0]); k++) {
-			if (!strncmp(name, sched_prefixes[k], strlen(sched_prefixes[k])))
-				break;
-		}
-		if (k == sizeof(sched_prefixes) / sizeof(sched_prefixes[0])) {
-			snprintf(out, size, "%s", name);
-			return;
-		}
-	}
-}
-
 /* 'tid' starts running on 'cpu_nr' */
 static void run_on(struct timeline *tl, int32_t cpu_nr, int32_t tid, int32_t pid, int32_t prio,
 		   const char *comm, uint64_t time)
@@ -241,7 +207,10 @@ static void stop(struct timeline *tl, const struct srep_event *ev, char state)
 	}
 	t->state = TL_SLEEPING;
 	t->letter = state;
-	blocked_in(tl, ev, t->blocked_in, sizeof(t->blocked_in));
+	t->blocked = 0;
+	if (tl->ctx->symbols && ev->nr_callchain)
+		t->blocked = srep_symbolizer__blocked_in(tl->ctx->symbols, ev, &t->blocked_kernel,
+							 &t->blocked_user);
 }
 
 static void on_switch(struct timeline *tl, const struct srep_event *ev)

@@ -7,7 +7,8 @@
  * execs, exits and renames move each task between Running, Runnable and
  * sleeping, and each CPU between a task and nobody. When an interval ends,
  * a hook gets it, with what the exporter shows about it (who woke the task,
- * the state letter, the function it blocked in). Only the open interval of
+ * the state letter, where it blocked: srep_symbolizer__blocked_in() on its
+ * switch-out, when the export context has a symbolizer). Only the open interval of
  * each task and CPU is kept: memory grows with tasks and CPUs, not events.
  * Times never go backwards within a task or CPU (late events are clamped).
  */
@@ -30,7 +31,9 @@ struct tl_task {
 	char letter;			/* sleeping: the state letter (S, D, I, T, t, P, ?) */
 	bool exited;
 	char comm[SREP_COMM_MAX];	/* as the events last named it, "" not yet */
-	char blocked_in[64];		/* sleeping: the function it blocked in, "" unknown */
+	/* sleeping: where it blocked (SREP_BLOCKED_* bits; 0 without ctx->symbols) */
+	int blocked;
+	struct srep_frame blocked_kernel, blocked_user;
 };
 
 struct tl_cpu {

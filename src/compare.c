@@ -4,7 +4,8 @@
  * side's metrics (metrics.c) scaled, and for every figure A, B, B-A, B/A,
  * how wide the difference is and whether it is significant (thresholds in
  * schedrep.h, explained in docs/compare.md). Text, JSON and HTML output
- * all read the same rows.
+ * all read the same rows. Per pair, where its tasks blocked on each side
+ * (the sites of srep_metrics__blocking), one row per site.
  */
 #include <math.h>
 #include <stdio.h>
@@ -27,6 +28,8 @@ struct srep_compare {
 	size_t nr_names;
 	struct srep_diff *pair;		/* nr_pairs x NR_TASK_DIFFS */
 	struct srep_task_metrics *pm;	/* nr_pairs x 2 */
+	struct srep_block_row **blk;	/* per pair: where its tasks blocked */
+	size_t *nr_blk, nr_pairs;
 	struct srep_compare_row *rows;
 	size_t nr_rows, nr_significant;
 };
@@ -87,6 +90,106 @@ static void task_diffs(struct srep_diff *d, const struct srep_task_metrics *a, d
 #undef COUNT
 }
 
+/* ---- where tasks block ---- */
+
+static bool same_name(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static int cmp_name(const char *a, const char *b)
+{
+	return a && b ? strcmp(a, b) : (a == NULL) - (b == NULL);
+}
+
+static int by_blocked(const void *x, const void *y)
+{
+	const struct srep_block_row *a = x, *b = y;
+	double ma = fmax(a->blocked.a, a->blocked.b), mb = fmax(b->blocked.a, b->blocked.b);
+	int c;
+
+	if (ma != mb)
+		return ma > mb ? -1 : 1;
+	c = cmp_name(a->kernel, b->kernel);
+	return c ? c : cmp_name(a->user, b->user);
+}
+
+/* one side's sites of a pair, all of them (malloc'd); NULL when out of memory */
+static struct srep_block_site *sites_of(const struct srep_metrics *m,
+					const struct srep_task *const *tasks, size_t nr, size_t *n)
+{
+	struct srep_block_site *v;
+
+	*n = srep_metrics__blocking(m, tasks, nr, NULL, 0);
+	if (*n == (size_t)-1)
+		return NULL;
+	v = malloc((*n ? *n : 1) * sizeof(*v));
+	if (v && srep_metrics__blocking(m, tasks, nr, v, *n) == (size_t)-1) {
+		free(v);
+		v = NULL;
+	}
+	return v;
+}
+
+/* rows from both sides' sites: A's, then B's added to A's row of the same names */
+static int block_rows(struct srep_compare *c, const struct srep_compare_side *side[2],
+		      size_t pair, struct srep_block_site *s[2], const size_t n[2])
+{
+	struct srep_block_row *rows = calloc(n[0] + n[1] + 1, sizeof(*rows));
+	uint64_t *ns = calloc(2 * (n[0] + n[1]) + 2, sizeof(*ns));
+	size_t nr = 0, i, j;
+	int k;
+
+	if (!rows || !ns) {
+		free(rows);
+		free(ns);
+		return SREP_E_NOMEM;
+	}
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < n[k]; i++) {
+			for (j = 0; k && j < nr && !(same_name(rows[j].kernel, s[k][i].kernel) &&
+						     same_name(rows[j].user, s[k][i].user)); j++)
+				;
+			if (!k || j == nr) {
+				j = nr++;
+				rows[j].kernel = s[k][i].kernel;
+				rows[j].user = s[k][i].user;
+			}
+			rows[j].count[k] = s[k][i].count;
+			ns[2 * j + k] = s[k][i].ns;
+		}
+	}
+	for (j = 0; j < nr; j++)
+		srep_diff__set(&rows[j].blocked, "blocked", SREP_UNIT_NS,
+			       (double)ns[2 * j] * side[0]->scale, (double)ns[2 * j + 1] * side[1]->scale);
+	qsort(rows, nr, sizeof(*rows), by_blocked);
+	free(ns);
+	c->blk[pair] = rows;
+	c->nr_blk[pair] = nr;
+	return 0;
+}
+
+static int pair_blocking(struct srep_compare *c, const struct srep_compare_side *side[2],
+			 size_t pair)
+{
+	struct srep_block_site *s[2] = { NULL, NULL };
+	size_t n[2] = { 0, 0 };
+	int k, ret = 0;
+
+	for (k = 0; k < 2 && !ret; k++) {
+		const struct srep_task *const *tasks;
+		size_t nr = srep_matching__pair(c->mt, pair, k, &tasks);
+
+		s[k] = sites_of(side[k]->metrics, tasks, nr, &n[k]);
+		ret = s[k] ? 0 : SREP_E_NOMEM;
+	}
+	if (!ret)
+		ret = block_rows(c, side, pair, s, n);
+	free(s[0]);
+	free(s[1]);
+	return ret;
+}
+
 static int compare_pairs(struct srep_compare *c, const struct srep_compare_side *side[2])
 {
 	size_t n = srep_matching__nr_pairs(c->mt), i;
@@ -94,8 +197,11 @@ static int compare_pairs(struct srep_compare *c, const struct srep_compare_side 
 
 	c->pair = calloc(n ? n * NR_TASK_DIFFS : 1, sizeof(*c->pair));
 	c->pm = calloc(n ? 2 * n : 1, sizeof(*c->pm));
-	if (!c->pair || !c->pm)
+	c->blk = calloc(n ? n : 1, sizeof(*c->blk));
+	c->nr_blk = calloc(n ? n : 1, sizeof(*c->nr_blk));
+	if (!c->pair || !c->pm || !c->blk || !c->nr_blk)
 		return SREP_E_NOMEM;
+	c->nr_pairs = n;
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < 2; k++) {
 			const struct srep_task *const *tasks;
@@ -107,6 +213,9 @@ static int compare_pairs(struct srep_compare *c, const struct srep_compare_side 
 		}
 		task_diffs(&c->pair[i * NR_TASK_DIFFS], &c->pm[2 * i], side[0]->scale,
 			   &c->pm[2 * i + 1], side[1]->scale);
+		ret = pair_blocking(c, side, i);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -333,6 +442,10 @@ void srep_compare__delete(struct srep_compare *c)
 	free(c->names);
 	free(c->cpu);
 	free(c->cpu_nr);
+	for (i = 0; c->blk && i < c->nr_pairs; i++)
+		free(c->blk[i]);
+	free(c->blk);
+	free(c->nr_blk);
 	free(c->pair);
 	free(c->pm);
 	free(c->rows);
@@ -386,4 +499,13 @@ const struct srep_compare_row *srep_compare__rows(const struct srep_compare *c, 
 size_t srep_compare__nr_significant(const struct srep_compare *c)
 {
 	return c->nr_significant;
+}
+
+const struct srep_block_row *srep_compare__blocking(const struct srep_compare *c, size_t pair,
+						    size_t *nr)
+{
+	bool ok = pair < srep_matching__nr_pairs(c->mt);
+
+	*nr = ok ? c->nr_blk[pair] : 0;
+	return ok ? c->blk[pair] : NULL;
 }

@@ -8,14 +8,16 @@
  * sleeping (S or D) or other (stopped, dead). The transitions follow perf
  * sched latency's rules, so the wait figures equal perf's (a wakeup counts
  * only for a task that is not running or already waiting). Memory per task
- * is a fixed record plus a sparse histogram (hist.h); per CPU a fixed
- * record, at most MAX_FREQS frequencies and SREP_TIMELINE_BINS bins.
+ * is a fixed record plus a sparse histogram (hist.h) and, with a
+ * symbolizer, its blocking sites (blocking.h); per CPU a fixed record, at
+ * most MAX_FREQS frequencies and SREP_TIMELINE_BINS bins.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
 #include "hist.h"
+#include "blocking.h"
 
 #define MAX_FREQS	64	/* cpufreq tables have a few dozen entries at most */
 #define FIRST_BIN_NS	1000u	/* timeline bins start at 1 us and double as needed */
@@ -30,6 +32,7 @@ struct task_acc {
 	uint64_t cpu_ns, vol, invol, sleep_s, sleep_d, migrations;
 	uint64_t wait_total, wait_unknown;
 	struct hist wait;
+	struct blk_task blk;		/* where it slept, with a symbolizer */
 };
 
 struct freq_acc {
@@ -62,6 +65,8 @@ struct srep_metrics {
 	uint64_t first, last;
 	uint64_t bin_ns;		/* bins start at 'first' */
 	bool finished;
+	struct srep_symbolizer *sy;	/* NULL: no blocking sites */
+	struct blk_table sites;
 };
 
 int srep_metrics__new(struct srep_metrics **out, const struct srep_session *s,
@@ -81,8 +86,11 @@ void srep_metrics__delete(struct srep_metrics *m)
 
 	if (!m)
 		return;
-	for (i = 0; i < m->nr_tasks; i++)
+	for (i = 0; i < m->nr_tasks; i++) {
 		hist_free(&m->tasks[i].wait);
+		blk_task_free(&m->tasks[i].blk);
+	}
+	blk_table_free(&m->sites);
 	for (i = 0; i < m->nr_cpus; i++) {
 		free(m->cpus[i].freqs);
 		free(m->cpus[i].bins);
@@ -111,7 +119,7 @@ static struct task_acc *acc_at(struct srep_metrics *m, size_t idx)
 		if (!t)
 			return NULL;
 		for (i = m->nr_tasks; i < n; i++)
-			t[i] = (struct task_acc){ .cpu = -1 };
+			t[i] = (struct task_acc){ .cpu = -1, .blk.open = BLK_NONE };
 		m->tasks = t;
 		m->nr_tasks = n;
 	}
@@ -231,6 +239,23 @@ static uint8_t state_after(char letter, bool preempt, struct task_acc *a)
 	return letter == 'S' || letter == 'I' ? TS_SLEEP_S : letter == 'D' ? TS_SLEEP_D : TS_OTHER;
 }
 
+/* a sleep starts: at which site, when the switch-out has a callchain to say */
+static int sleep_site(struct srep_metrics *m, struct task_acc *a, const struct srep_event *ev)
+{
+	char kbuf[SREP_FRAME_LABEL_MAX], ubuf[SREP_FRAME_LABEL_MAX];
+	struct srep_frame k, u;
+	int found;
+
+	if (!m->sy || !ev->nr_callchain || (a->state != TS_SLEEP_S && a->state != TS_SLEEP_D)) {
+		blk_sleep_drop(&a->blk);
+		return 0;
+	}
+	found = srep_symbolizer__blocked_in(m->sy, ev, &k, &u);
+	return blk_sleep_start(&m->sites, &a->blk,
+			       found & SREP_BLOCKED_KERNEL ? srep_frame__label(&k, kbuf, sizeof(kbuf)) : NULL,
+			       found & SREP_BLOCKED_USER ? srep_frame__label(&u, ubuf, sizeof(ubuf)) : NULL);
+}
+
 static int switch_out(struct srep_metrics *m, struct cpu_acc *c, int32_t cpu,
 		      const struct srep_event *ev, uint64_t t)
 {
@@ -268,6 +293,8 @@ static int switch_out(struct srep_metrics *m, struct cpu_acc *c, int32_t cpu,
 	a->cpu = cpu;
 	a->since = t;
 	a->state = state_after(ev->u.sw.prev_state, ev->flags & SREP_EVF_PREEMPT, a);
+	if (!ret)
+		ret = sleep_site(m, a, ev);
 	return ret;
 }
 
@@ -279,9 +306,11 @@ static void wait_ends(struct task_acc *a, uint64_t t)
 		break;
 	case TS_SLEEP_S:
 		a->sleep_s += t - a->since;
+		blk_sleep_end(&a->blk, t - a->since);
 		break;
 	case TS_SLEEP_D:
 		a->sleep_d += t - a->since;
+		blk_sleep_end(&a->blk, t - a->since);
 		break;
 	case TS_UNKNOWN:
 		a->wait_unknown++;
@@ -529,6 +558,28 @@ int srep_metrics__tasks(const struct srep_metrics *m, const struct srep_task *co
 	out->wait_p95_ns = hist_percentile(&wait, 95);
 	if (nr != 1)
 		hist_free(&wait);
+	return ret;
+}
+
+void srep_metrics__set_symbolizer(struct srep_metrics *m, struct srep_symbolizer *sy)
+{
+	m->sy = sy;
+}
+
+size_t srep_metrics__blocking(const struct srep_metrics *m, const struct srep_task *const *tasks,
+			      size_t nr, struct srep_block_site *out, size_t max)
+{
+	const struct blk_task **v = malloc((nr ? nr : 1) * sizeof(*v));
+	size_t i, n = 0, ret;
+
+	if (!v)
+		return (size_t)-1;
+	for (i = 0; i < nr; i++) {
+		if (tasks[i]->index < m->nr_tasks)
+			v[n++] = &m->tasks[tasks[i]->index].blk;
+	}
+	ret = blk_collect(&m->sites, v, n, out, max);
+	free(v);
 	return ret;
 }
 

@@ -356,10 +356,16 @@ static bool sched_function(const char *name)
 	return false;
 }
 
+/*
+ * The user side is the first user frame with a name: the first one is often
+ * a libc internal whose symbol only the stripped-away .symtab had (the
+ * futex wait under pthread_mutex_lock), which says less than its caller.
+ */
 int srep_symbolizer__blocked_in(struct srep_symbolizer *sy, const struct srep_event *ev,
 				struct srep_frame *kernel, struct srep_frame *user)
 {
 	struct srep_frame f;
+	bool any_user = false;
 	int found = 0;
 	uint32_t dso;
 	size_t i;
@@ -373,9 +379,63 @@ int srep_symbolizer__blocked_in(struct srep_symbolizer *sy, const struct srep_ev
 				found |= SREP_BLOCKED_KERNEL;
 			}
 		} else if (sy->raw[i].mode == SREP_FRAME_USER && !(found & SREP_BLOCKED_USER)) {
-			resolve(sy, ev->pid, SREP_FRAME_USER, sy->raw[i].addr, user, &dso);
-			found |= SREP_BLOCKED_USER;
+			resolve(sy, ev->pid, SREP_FRAME_USER, sy->raw[i].addr, &f, &dso);
+			if (!any_user || f.symbol)
+				*user = f;
+			any_user = true;
+			if (f.symbol)
+				found |= SREP_BLOCKED_USER;
 		}
 	}
-	return found;
+	return found | (any_user ? SREP_BLOCKED_USER : 0);
+}
+
+/* "0x" and the hex digits of 'v' at 'p' (room for 19 bytes); returns the end */
+static char *put_hex(char *p, uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char tmp[16];
+	int n = 0;
+
+	do {
+		tmp[n++] = digits[v & 0xf];
+		v >>= 4;
+	} while (v);
+	*p++ = '0';
+	*p++ = 'x';
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+/* without snprintf: the exporters call it for every unresolved blocking frame */
+const char *srep_frame__label(const struct srep_frame *f, char *buf, size_t size)
+{
+	const char *base;
+	size_t len;
+	char *p;
+
+	if (f->symbol)
+		return f->symbol;
+	if (size < SREP_FRAME_LABEL_MIN) {
+		if (size)
+			buf[0] = '\0';
+		return buf;
+	}
+	p = buf;
+	if (f->module && f->module[0] != '[') {
+		base = strrchr(f->module, '/');
+		base = base ? base + 1 : f->module;
+		len = strlen(base);
+		if (len > size - 20)
+			len = size - 20;	/* the offset always fits */
+		memcpy(p, base, len);
+		p += len;
+		*p++ = '+';
+		p = put_hex(p, f->module_addr);
+	} else {
+		p = put_hex(p, f->addr);
+	}
+	*p = '\0';
+	return buf;
 }

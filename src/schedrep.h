@@ -549,6 +549,40 @@ struct srep_task_metrics {
 int srep_metrics__tasks(const struct srep_metrics *m, const struct srep_task *const *tasks,
 			size_t nr, struct srep_task_metrics *out);
 
+/*
+ * Where tasks block. Given a symbolizer (before the first event; fed each
+ * event with srep_symbolizer__observe() before srep_metrics__add()), every
+ * switch-out into S, I or D whose event has a callchain starts a sleep at
+ * its blocking site: the kernel function slept in and the first named user
+ * frame, as srep_symbolizer__blocked_in() finds them and srep_frame__label()
+ * names them. The sleep's time is that of sleep_s_ns / sleep_d_ns, so with
+ * a callchain on every switch-out the sites' times add up to them.
+ */
+struct srep_symbolizer;
+void srep_metrics__set_symbolizer(struct srep_metrics *m, struct srep_symbolizer *sy);
+
+/* "(other)": the site of sleeps beyond the bounds (64 sites a task, 65536 a trace) */
+struct srep_block_site {
+	const char *kernel;	/* kernel function slept in; NULL unknown; "(other)" */
+	const char *user;	/* first named user frame (else the first); NULL none */
+	uint64_t ns;		/* time asleep after switching out there */
+	uint64_t count;		/* sleeps there (whose end the trace shows) */
+};
+
+/**
+ * srep_metrics__blocking - where one task, or a group, blocked
+ * @m: the collector, finished
+ * @tasks, @nr: as for srep_metrics__tasks(); a group's sites are summed
+ * @out: the sites, most time first (then most sleeps, then by name); the
+ *	strings live as long as @m
+ * @max: room in @out (0: only count)
+ *
+ * Returns how many sites there are (the first @max are written), or
+ * (size_t)-1 when out of memory.
+ */
+size_t srep_metrics__blocking(const struct srep_metrics *m, const struct srep_task *const *tasks,
+			      size_t nr, struct srep_block_site *out, size_t max);
+
 struct srep_cpu_metrics {
 	uint64_t busy_ns;	/* a task other than the idle task ran */
 	uint64_t idle_ns;	/* the idle task ran */
@@ -710,6 +744,24 @@ struct srep_compare_row {
 const struct srep_compare_row *srep_compare__rows(const struct srep_compare *c, size_t *nr);
 /* how many differences are significant (workload, CPUs and pairs) */
 size_t srep_compare__nr_significant(const struct srep_compare *c);
+
+/* one row of a pair's "where tasks block" table (srep_metrics__blocking) */
+struct srep_block_row {
+	const char *kernel, *user;	/* the blocking site: as in struct srep_block_site */
+	struct srep_diff blocked;	/* "blocked": time asleep there, A and B (scaled) */
+	uint64_t count[2];		/* sleeps there, in A and in B */
+};
+
+/*
+ * Where the tasks of pair 'pair' blocked: the sites of both sides (equal
+ * names are one row), the larger side's time first. None when neither
+ * side's metrics had a symbolizer. Not counted in nr_significant. The
+ * strings live as long as the sides' metrics.
+ */
+const struct srep_block_row *srep_compare__blocking(const struct srep_compare *c, size_t pair,
+						    size_t *nr);
+
+/* ------------------------------------------------------------------ */
 /* Symbols: callchain frames to modules, functions and source lines     */
 /* ------------------------------------------------------------------ */
 
@@ -862,11 +914,25 @@ size_t srep_symbolizer__callchain(struct srep_symbolizer *sy, const struct srep_
 /*
  * Where the task of a switch-out blocked: the first kernel frame that is
  * not the scheduler itself (__schedule, schedule*, preempt_schedule*,
- * io_schedule*, __cond_resched) and the first user-space frame. Returns
- * which of the two were found (SREP_BLOCKED_* bits).
+ * io_schedule*, __cond_resched) and the first user-space frame that has a
+ * name (else the first user-space frame). Returns which of the two were
+ * found (SREP_BLOCKED_* bits).
  */
 int srep_symbolizer__blocked_in(struct srep_symbolizer *sy, const struct srep_event *ev,
 				struct srep_frame *kernel, struct srep_frame *user);
+
+/* room for a label: the smallest buffer, and one that cuts no module name short */
+#define SREP_FRAME_LABEL_MIN	20
+#define SREP_FRAME_LABEL_MAX	128
+
+/*
+ * A frame's short name, the same in every output: its symbol; else, for a
+ * user frame in a mapped file, "FILE+0xOFFSET" (the file's base name and the
+ * offset in it that perf script prints: "libc.so.6+0x7eb20"); else its
+ * address, "0xffffffff81234567". Returns the symbol itself, or 'buf'
+ * (at least SREP_FRAME_LABEL_MIN bytes; longer file names are cut).
+ */
+const char *srep_frame__label(const struct srep_frame *f, char *buf, size_t size);
 
 const struct srep_symbol_stats *srep_symbolizer__stats(const struct srep_symbolizer *sy);
 size_t srep_symbolizer__nr_modules(const struct srep_symbolizer *sy);

@@ -200,6 +200,118 @@ START_TEST(selection_and_window)
 }
 END_TEST
 
+/* the event line at time 'ns' of kind 'k' on thread 'tid', NULL if none */
+static const cJSON *line_at(cJSON **v, size_t n, double ns, const char *k, int tid)
+{
+	size_t i;
+
+	for (i = 1; i + 1 < n; i++) {
+		if (cJSON_GetNumberValue(cJSON_GetObjectItem(v[i], "t")) == ns &&
+		    cJSON_GetNumberValue(cJSON_GetObjectItem(v[i], "tid")) == tid &&
+		    !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(v[i], "k")), k))
+			return v[i];
+	}
+	return NULL;
+}
+
+static const char *frame_str(const cJSON *frames, int i, const char *key)
+{
+	return cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(frames, i), key));
+}
+
+/*
+ * With symbols, every event line with a callchain has "frames": one per
+ * entry that is not a context marker, resolved; without, none has.
+ */
+START_TEST(symbolized_frames)
+{
+	char path[4096], kallsyms[4200], *dir, *out, *bare, *golden;
+	struct srep_symbol_opts so = { .buildid_dir = "", .symfs = "/nonexistent" };
+	struct tu_convert c = { .symbols = &so };
+	const cJSON *cc, *frames, *ev;
+	size_t len, n, i, with = 0;
+	int markers, k;
+	cJSON **v;
+
+	dir = tu_callchain_scenario(path, sizeof(path), kallsyms, sizeof(kallsyms),
+				    tu_scenario_kallsyms);
+	so.kallsyms = kallsyms;
+	out = convert(path, &c, &len);
+	v = parse_lines(out, &n);
+	check_layout(v, n);
+	for (i = 1; i + 1 < n; i++) {
+		cc = cJSON_GetObjectItem(v[i], "cc");
+		frames = cJSON_GetObjectItem(v[i], "frames");
+		tu_check(!cc == !frames, "line %zu: callchain and frames disagree", i + 1);
+		if (!cc)
+			continue;
+		for (markers = 0, k = 0; k < cJSON_GetArraySize(cc); k++)
+			markers += strlen(cJSON_GetStringValue(cJSON_GetArrayItem(cc, k))) == 18 &&
+				   !strncmp(cJSON_GetStringValue(cJSON_GetArrayItem(cc, k)),
+					    "0xfffffffffffff", 15);
+		tu_check(cJSON_GetArraySize(frames) == cJSON_GetArraySize(cc) - markers,
+			 "line %zu: %d frames for %d entries", i + 1, cJSON_GetArraySize(frames),
+			 cJSON_GetArraySize(cc));
+		with++;
+	}
+	ck_assert_uint_ge(with, 15);
+	/* the server's first sleep: __schedule, schedule, pipe_read, vfs_read */
+	ev = line_at(v, n, (double)TU_T0 + 50, "switch", 100);
+	frames = cJSON_GetObjectItem(ev, "frames");
+	ck_assert_int_eq(cJSON_GetArraySize(frames), 4);
+	ck_assert_str_eq(frame_str(frames, 2, "addr"), "0xffffffff81000300");
+	ck_assert_str_eq(frame_str(frames, 2, "mode"), "kernel");
+	ck_assert_str_eq(frame_str(frames, 2, "module"), "[kernel.kallsyms]");
+	ck_assert_str_eq(frame_str(frames, 2, "symbol"), "pipe_read");
+	ck_assert_ptr_null(cJSON_GetObjectItem(cJSON_GetArrayItem(frames, 2), "file"));
+	ev = line_at(v, n, (double)TU_T0 + 99, "sample", 100);
+	frames = cJSON_GetObjectItem(ev, "frames");
+	ck_assert_str_eq(frame_str(frames, 1, "symbol"), "ksys_read");
+	ck_assert_double_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(cJSON_GetArrayItem(frames, 1),
+								     "offset")), 8);
+	golden = without_path(out, path);
+	tu_golden("symbols.schedrep.json", golden, strlen(golden));
+	/* no symbolizer (--no-symbols): the model alone */
+	bare = convert(path, NULL, &len);
+	ck_assert_ptr_null(strstr(bare, "\"frames\""));
+	free_lines(v, n);
+	free(golden);
+	free(bare);
+	free(out);
+	tu_rmdir(dir);
+	free(dir);
+}
+END_TEST
+
+/* symbol names that JSON must escape, or that are not UTF-8, stay exact and valid */
+START_TEST(hostile_symbols)
+{
+	static const char ktext[] = "ffffffff81000000 T _text\n"
+				    "ffffffff81000100 T __schedule\n"
+				    "ffffffff81000300 T pipe\"read\\\n"
+				    "ffffffff81000400 T vfs\xffread\n";
+	char path[4096], kallsyms[4200], *dir, *out;
+	struct srep_symbol_opts so = { .buildid_dir = "", .symfs = "/nonexistent" };
+	struct tu_convert c = { .symbols = &so };
+	const cJSON *frames;
+	size_t len, n;
+	cJSON **v;
+
+	dir = tu_callchain_scenario(path, sizeof(path), kallsyms, sizeof(kallsyms), ktext);
+	so.kallsyms = kallsyms;
+	out = convert(path, &c, &len);
+	v = parse_lines(out, &n);
+	frames = cJSON_GetObjectItem(line_at(v, n, (double)TU_T0 + 50, "switch", 100), "frames");
+	ck_assert_str_eq(frame_str(frames, 2, "symbol"), "pipe\"read\\");
+	ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(
+		cJSON_GetArrayItem(frames, 3), "symbol"), "hex")), "766673ff72656164");
+	free_lines(v, n);
+	free(out);
+	tu_rmdir(dir);
+	free(dir);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("fmt_json");
@@ -209,6 +321,8 @@ int main(void)
 	tcase_add_test(tc, big_numbers);
 	tcase_add_test(tc, hostile_strings);
 	tcase_add_test(tc, selection_and_window);
+	tcase_add_test(tc, symbolized_frames);
+	tcase_add_test(tc, hostile_symbols);
 	suite_add_tcase(s, tc);
 	return tu_run_suite(s);
 }

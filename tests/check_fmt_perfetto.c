@@ -143,41 +143,123 @@ START_TEST(scenario_every_container)
 }
 END_TEST
 
-/* the stub symbol table of the scenario's callchains */
-static const char *symbolize(void *arg, uint64_t ip)
+static const cJSON *arg_of(const cJSON *ev, const char *key)
 {
-	(void)arg;
-	switch (ip) {
-	case 0xffffffff81000100ull: return "__schedule";
-	case 0xffffffff81000200ull: return "schedule";
-	case 0xffffffff81000300ull: return "pipe_read";
-	case 0xffffffff81000400ull: return "vfs_read";
-	default: return NULL;
-	}
+	return cJSON_GetObjectItem(cJSON_GetObjectItem(ev, "args"), key);
 }
 
+/*
+ * With the target's kallsyms: sleep slices say where the task blocked (past
+ * the scheduler's own frames), every event with a callchain is an instant
+ * carrying the stack as perf script prints it. Without symbols (no
+ * symbolizer): neither.
+ */
 START_TEST(blocking_function)
 {
-	struct fixture_opts o = { .tp_callchain = true };
-	struct fixture *fx = tu_scenario(&o, NULL, NULL);
-	char path[4096], *dir = tu_scenario_file(fx, path, sizeof(path));
-	struct tu_convert c = { .symbolize = symbolize };
-	char *with = convert(path, &c), *without = convert(path, NULL);
-	cJSON *root = checked(with, "symbolized"), *bare = checked(without, "bare");
-	const cJSON *ev = find(root, "X", "Sleeping (S)", 100, 5170000000.050);
+	char path[4096], kallsyms[4200], *dir;
+	struct srep_symbol_opts so = { .buildid_dir = "", .symfs = "/nonexistent" };
+	struct tu_convert c = { .symbols = &so };
+	char *with, *without;
+	cJSON *root, *bare, *stack;
+	const cJSON *ev;
 
+	dir = tu_callchain_scenario(path, sizeof(path), kallsyms, sizeof(kallsyms),
+				   tu_scenario_kallsyms);
+	so.kallsyms = kallsyms;
+	with = convert(path, &c);
+	without = convert(path, NULL);
+	root = checked(with, "symbolized");
+	bare = checked(without, "bare");
+	ev = find(root, "X", "Sleeping (S)", 100, 5170000000.050);
 	ck_assert_ptr_nonnull(ev);
-	/* the scheduler's own frames are stepped over */
-	ck_assert_str_eq(str_of(cJSON_GetObjectItem(ev, "args"), "blocked_in"), "pipe_read");
+	ck_assert_str_eq(cJSON_GetStringValue(arg_of(ev, "blocked_in")), "pipe_read");
+	ck_assert_ptr_null(arg_of(ev, "user_frame"));		/* a kernel-only chain */
 	ev = find(root, "X", "Blocked (D)", 200, -1);
-	ck_assert_str_eq(str_of(cJSON_GetObjectItem(ev, "args"), "blocked_in"), "pipe_read");
+	ck_assert_str_eq(cJSON_GetStringValue(arg_of(ev, "blocked_in")), "pipe_read");
+	/* the switch-out's stack, on the thread that switched out, at that time */
+	ev = find(root, "i", "sched:sched_switch", 100, 5170000000.050);
+	ck_assert_ptr_nonnull(ev);
+	stack = (cJSON *)arg_of(ev, "stack");
+	ck_assert_int_eq(cJSON_GetArraySize(stack), 4);
+	ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetArrayItem(stack, 0)),
+			 "ffffffff81000100 __schedule+0x0 ([kernel.kallsyms])");
+	ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetArrayItem(stack, 2)),
+			 "ffffffff81000300 pipe_read+0x0 ([kernel.kallsyms])");
+	ev = find(root, "i", "cpu-clock", 100, 5170000000.099);
+	ck_assert_ptr_nonnull(ev);
+	stack = (cJSON *)arg_of(ev, "stack");
+	ck_assert_int_eq(cJSON_GetArraySize(stack), 2);
+	ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetArrayItem(stack, 1)),
+			 "ffffffff81000488 ksys_read+0x8 ([kernel.kallsyms])");
+	tu_golden("symbols.perfetto.json", with, strlen(with));
 	ev = find(bare, "X", "Sleeping (S)", 100, 5170000000.050);
-	ck_assert_ptr_null(cJSON_GetObjectItem(cJSON_GetObjectItem(ev, "args"), "blocked_in"));
+	ck_assert_ptr_null(arg_of(ev, "blocked_in"));
+	ck_assert_ptr_null(find(bare, "i", "sched:sched_switch", 100, -1));
+	ck_assert_ptr_null(find(bare, "i", "cpu-clock", 100, -1));
 	cJSON_Delete(root);
 	cJSON_Delete(bare);
 	free(with);
 	free(without);
-	fixture_free(fx);
+	tu_rmdir(dir);
+	free(dir);
+}
+END_TEST
+
+/* symbol names that JSON must escape, or that are not UTF-8: valid JSON all the same */
+START_TEST(hostile_symbols)
+{
+	static const char ktext[] = "ffffffff81000000 T _text\n"
+				    "ffffffff81000100 T __schedule\n"
+				    "ffffffff81000200 T schedule\n"
+				    "ffffffff81000300 T pipe\"read\\\n"
+				    "ffffffff81000400 T vfs\xffread\n";
+	char path[4096], kallsyms[4200], *dir;
+	struct srep_symbol_opts so = { .buildid_dir = "", .symfs = "/nonexistent" };
+	struct tu_convert c = { .symbols = &so };
+	const cJSON *ev, *stack;
+	cJSON *root;
+	char *out;
+
+	dir = tu_callchain_scenario(path, sizeof(path), kallsyms, sizeof(kallsyms), ktext);
+	so.kallsyms = kallsyms;
+	out = convert(path, &c);
+	root = checked(out, "hostile symbols");
+	ev = find(root, "X", "Sleeping (S)", 100, 5170000000.050);
+	ck_assert_str_eq(cJSON_GetStringValue(arg_of(ev, "blocked_in")), "pipe\"read\\");
+	/* the second sleep too: names that need escaping are never cached */
+	ev = find(root, "i", "sched:sched_switch", 100, 5170000000.092);
+	stack = arg_of(ev, "stack");
+	ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetArrayItem(stack, 2)),
+			 "ffffffff81000300 pipe\"read\\+0x0 ([kernel.kallsyms])");
+	ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetArrayItem(stack, 3)),
+			 "ffffffff81000400 vfs\xef\xbf\xbdread+0x0 ([kernel.kallsyms])");
+	cJSON_Delete(root);
+	free(out);
+	tu_rmdir(dir);
+	free(dir);
+}
+END_TEST
+
+/* without the target's kernel symbols: addresses, and nothing known to skip */
+START_TEST(blocking_addresses)
+{
+	char path[4096], kallsyms[4200], *dir;
+	struct srep_symbol_opts so = { .buildid_dir = "", .symfs = "/nonexistent" };
+	struct tu_convert c = { .symbols = &so };
+	const cJSON *ev;
+	cJSON *root;
+	char *out;
+
+	dir = tu_callchain_scenario(path, sizeof(path), kallsyms, sizeof(kallsyms), "");
+	out = convert(path, &c);
+	root = checked(out, "addresses");
+	ev = find(root, "X", "Sleeping (S)", 100, 5170000000.050);
+	ck_assert_str_eq(cJSON_GetStringValue(arg_of(ev, "blocked_in")), "0xffffffff81000100");
+	ev = find(root, "i", "sched:sched_switch", 100, 5170000000.050);
+	ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetArrayItem(arg_of(ev, "stack"), 0)),
+			 "ffffffff81000100 [unknown] ([kernel.kallsyms])");
+	cJSON_Delete(root);
+	free(out);
 	tu_rmdir(dir);
 	free(dir);
 }
@@ -735,6 +817,8 @@ int main(void)
 	tcase_add_test(tc, scenario_golden);
 	tcase_add_loop_test(tc, scenario_every_container, 1, 32);
 	tcase_add_test(tc, blocking_function);
+	tcase_add_test(tc, blocking_addresses);
+	tcase_add_test(tc, hostile_symbols);
 	tcase_add_test(tc, hostile_strings);
 	tcase_add_test(tc, time_window);
 	suite_add_tcase(s, tc);

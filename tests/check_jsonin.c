@@ -292,10 +292,11 @@ static void same_tables(const char *ctx, const struct srep_session *a, const str
 }
 
 /*
- * Convert 'path' to JSON, then read both side by side: the same events, then
- * the same tables. Returns the number of events compared.
+ * Convert 'path' to JSON as 'c' says (symbols: with "frames"), then read both
+ * side by side: the same events, then the same tables. Returns the number of
+ * events compared.
  */
-static size_t round_trip(const char *path, const char *json_path)
+static size_t round_trip_with(const char *path, const char *json_path, const struct tu_convert *c)
 {
 	struct srep_session *a = NULL, *b = NULL;
 	struct srep_error err = { 0 };
@@ -306,7 +307,7 @@ static size_t round_trip(const char *path, const char *json_path)
 	bool has_a, has_b;
 	int ra, rb;
 
-	ck_assert_msg(tu_convert(path, &srep_exporter_json, NULL, &json, &len, &err) == 0, "%s: %s",
+	ck_assert_msg(tu_convert(path, &srep_exporter_json, c, &json, &len, &err) == 0, "%s: %s",
 		      path, err.msg);
 	ck_assert_int_eq(tu_write_file(json_path, json, len), 0);
 	free(json);
@@ -335,6 +336,11 @@ static size_t round_trip(const char *path, const char *json_path)
 	srep_session__delete(a);
 	srep_session__delete(b);
 	return n;
+}
+
+static size_t round_trip(const char *path, const char *json_path)
+{
+	return round_trip_with(path, json_path, NULL);
 }
 
 /* ---- round trips ---- */
@@ -679,6 +685,84 @@ START_TEST(byte_flips)
 }
 END_TEST
 
+/* lines of 'text' holding 'what' */
+static size_t count_lines_with(const char *text, const char *what)
+{
+	const char *p = text, *nl;
+	size_t n = 0;
+
+	for (; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		ck_assert_ptr_nonnull(nl);
+		n += memmem(p, (size_t)(nl - p), what, strlen(what)) != NULL;
+	}
+	return n;
+}
+
+/* symbolized frames are extra: the reader skips them, the callchains read back */
+START_TEST(symbolized_round_trip)
+{
+	char path[4096], kallsyms[4200], json[4200], *dir, *text;
+	struct srep_symbol_opts so = { .buildid_dir = "", .symfs = "/nonexistent" };
+	struct tu_convert c = { .symbols = &so };
+	size_t len;
+
+	dir = tu_callchain_scenario(path, sizeof(path), kallsyms, sizeof(kallsyms),
+				    tu_scenario_kallsyms);
+	so.kallsyms = kallsyms;
+	snprintf(json, sizeof(json), "%s/scenario.schedrep.json", dir);
+	ck_assert_uint_ge(round_trip_with(path, json, &c), 27);
+	text = tu_read_file(json, &len);
+	ck_assert_uint_ge(count_lines_with(text, "\"frames\":[{"), 15);
+	ck_assert_uint_eq(count_lines_with(text, "\"frames\""), count_lines_with(text, "\"cc\""));
+	free(text);
+	tu_rmdir(dir);
+	free(dir);
+}
+END_TEST
+
+/* the corpus' callchain traces, -g and --call-graph dwarf, with the target's kallsyms */
+START_TEST(corpus_symbolized_round_trip)
+{
+	static const char *const archs[] = { "x86_64", "arm64", "armhf", "s390x" };
+	static const char *const traces[] = { "sched-callchain", "dwarf" };
+	struct srep_symbol_opts so = { .buildid_dir = "", .symfs = "/nonexistent" };
+	struct tu_convert c = { .symbols = &so };
+	char *dir, *rel, *trace, *cmd, json[4200], kall[4200], *text;
+	size_t a, t, events = 0, len;
+
+	if (!tu_corpus_dir() || !tu_have_program("xz"))
+		TU_SKIP("corpus or xz absent: symbolized round trip not checked");
+	dir = tu_tmpdir();
+	snprintf(json, sizeof(json), "%s/t.schedrep.json", dir);
+	snprintf(kall, sizeof(kall), "%s/kallsyms", dir);
+	so.kallsyms = kall;
+	for (a = 0; a < sizeof(archs) / sizeof(archs[0]); a++) {
+		ck_assert_int_ge(asprintf(&rel, "callchains/%s/kallsyms.xz", archs[a]), 0);
+		trace = tu_corpus_path(rel);
+		ck_assert_int_ge(asprintf(&cmd, "xz -dc '%s' > '%s'", trace, kall), 0);
+		ck_assert_int_eq(tu_run(cmd, NULL), 0);
+		free(cmd);
+		free(trace);
+		free(rel);
+		for (t = 0; t < sizeof(traces) / sizeof(traces[0]); t++) {
+			ck_assert_int_ge(asprintf(&rel, "callchains/%s/%s.data", archs[a], traces[t]), 0);
+			trace = tu_corpus_path(rel);
+			events += round_trip_with(trace, json, &c);
+			text = tu_read_file(json, &len);
+			ck_assert_uint_gt(count_lines_with(text, "\"symbol\":\""), 300);
+			free(text);
+			free(trace);
+			free(rel);
+		}
+	}
+	fprintf(stderr, "json: 8 callchain traces with symbols, %zu events read back identical\n",
+		events);
+	tu_rmdir(dir);
+	free(dir);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("jsonin");
@@ -693,10 +777,12 @@ int main(void)
 	tcase_add_loop_test(tc, damaged_json, 0, sizeof(damages) / sizeof(damages[0]));
 	tcase_add_test(tc, line_too_long);
 	tcase_add_test(tc, byte_flips);
+	tcase_add_test(tc, symbolized_round_trip);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	tcase_set_timeout(corpus, 300);
 	tcase_add_test(corpus, corpus_round_trip);
+	tcase_add_test(corpus, corpus_symbolized_round_trip);
 	suite_add_tcase(s, corpus);
 	return tu_run_suite(s);
 }

@@ -501,6 +501,199 @@ START_TEST(corpus_waits_equal_perf_sched_latency)
 }
 END_TEST
 
+/* ---- where tasks block ---- */
+
+#define KCTX	((uint64_t)-128)
+#define KBASE	0xffffffff81000000ull
+
+static const char blocking_kallsyms[] =
+	"ffffffff81000000 T _text\n"
+	"ffffffff81001000 T __schedule\n"
+	"ffffffff81002000 T pipe_read\n"
+	"ffffffff81003000 T do_nanosleep\n";
+
+/* a switch-out of alpha (100) whose callchain ends in 'fn' (a kallsyms address) */
+static void out_in(struct fixture *fx, uint64_t t, uint64_t fn, int state)
+{
+	uint64_t chain[] = { KCTX, KBASE + 0x1010, fn + 0x10 };
+
+	fixture_next_callchain(fx, 3, chain);
+	fixture_switch(fx, t, 0, "alpha", 100, 120, state, "swapper/0", 0, 120);
+}
+
+/*
+ * alpha on cpu0: runs 100..500, sleeps S in pipe_read until woken at 1000,
+ * runs 1100..1200, sleeps D in do_nanosleep until switched in at 1500 (no
+ * wakeup recorded), is preempted at 1600 (no sleep), sleeps S in pipe_read
+ * from 1800 to the trace's end at 2000.
+ */
+static void blocking(struct fixture *fx)
+{
+	fixture_comm(fx, T0 + 1, 0, 100, 100, "alpha", false);
+	fixture_switch(fx, T0 + 100, 0, "swapper/0", 0, 120, FIXTURE_STATE_R, "alpha", 100, 120);
+	out_in(fx, T0 + 500, KBASE + 0x2000, FIXTURE_STATE_S);
+	fixture_waking(fx, T0 + 1000, 0, "alpha", 100, 120, 0);
+	fixture_switch(fx, T0 + 1100, 0, "swapper/0", 0, 120, FIXTURE_STATE_R, "alpha", 100, 120);
+	out_in(fx, T0 + 1200, KBASE + 0x3000, FIXTURE_STATE_D);
+	fixture_switch(fx, T0 + 1500, 0, "swapper/0", 0, 120, FIXTURE_STATE_R, "alpha", 100, 120);
+	out_in(fx, T0 + 1600, KBASE + 0x2000, FIXTURE_STATE_PREEMPT);
+	fixture_switch(fx, T0 + 1700, 0, "swapper/0", 0, 120, FIXTURE_STATE_R, "alpha", 100, 120);
+	out_in(fx, T0 + 1800, KBASE + 0x2000, FIXTURE_STATE_S);
+	fixture_cpu_frequency(fx, T0 + 2000, 0, 2000000, 0);
+}
+
+/* read a trace into a finished collector with a symbolizer ('so' NULL: none) */
+static struct srep_metrics *collect_sites(const char *path, const struct srep_symbol_opts *so,
+					  struct srep_session **s)
+{
+	struct srep_open_opts oo = { .flags = SREP_OPEN_PRESCAN };
+	struct srep_symbolizer *sy = NULL;
+	const struct srep_event *ev;
+	struct srep_metrics *m = NULL;
+	struct srep_error err = { 0 };
+	int ret;
+
+	ck_assert_msg(srep_session__open(s, path, &oo, &err) == 0, "%s: %s", path, err.msg);
+	ck_assert_int_eq(srep_metrics__new(&m, *s, &err), 0);
+	if (so) {
+		ck_assert_int_eq(srep_symbolizer__new(&sy, *s, so, &err), 0);
+		srep_metrics__set_symbolizer(m, sy);
+	}
+	while ((ret = srep_session__next_event(*s, &ev, &err)) > 0) {
+		if (sy)
+			ck_assert_int_eq(srep_symbolizer__observe(sy, ev), 0);
+		ck_assert_int_eq(srep_metrics__add(m, ev, &err), 0);
+	}
+	ck_assert_msg(ret == 0, "%s: %s", path, err.msg);
+	srep_metrics__finish(m);
+	srep_symbolizer__delete(sy);	/* the sites keep their own names */
+	return m;
+}
+
+/* every task's sites add up to its sleep, when every switch-out has a callchain */
+static void sites_add_up(const struct srep_metrics *m, const struct srep_session *s,
+			 const char *what)
+{
+	struct srep_block_site sites[64];
+	struct srep_task_metrics tm;
+	size_t i, j, n;
+	uint64_t sum;
+
+	for (i = 0; i < srep_session__nr_tasks(s); i++) {
+		const struct srep_task *t = srep_session__task(s, i);
+
+		if (!srep_task__tid(t))
+			continue;
+		n = srep_metrics__blocking(m, &t, 1, sites, 64);
+		ck_assert_uint_le(n, 64);
+		ck_assert_int_eq(srep_metrics__tasks(m, &t, 1, &tm), 0);
+		for (sum = 0, j = 0; j < n; j++)
+			sum += sites[j].ns;
+		ck_assert_msg(sum == tm.sleep_s_ns + tm.sleep_d_ns, "%s: %s/%d: sites %llu, sleep %llu",
+			      what, srep_task__comm(t), srep_task__tid(t), (unsigned long long)sum,
+			      (unsigned long long)(tm.sleep_s_ns + tm.sleep_d_ns));
+	}
+}
+
+START_TEST(blocking_sites)
+{
+	struct fixture_opts o = { .tp_callchain = true, .big_endian = _i };
+	struct srep_symbol_opts so = { .buildid_dir = "", .symfs = "/nonexistent" };
+	struct srep_block_site sites[4];
+	struct srep_session *s;
+	struct srep_metrics *m;
+	const struct srep_task *alpha;
+	char path[4096], kallsyms[4200], *dir = write_fixture(&o, blocking, path, sizeof(path));
+
+	snprintf(kallsyms, sizeof(kallsyms), "%s/kallsyms", dir);
+	ck_assert_int_eq(tu_write_file(kallsyms, blocking_kallsyms, strlen(blocking_kallsyms)), 0);
+	so.kallsyms = kallsyms;
+	m = collect_sites(path, &so, &s);
+	alpha = srep_session__find_task(s, 100);
+	ck_assert_uint_eq(srep_metrics__blocking(m, &alpha, 1, sites, 4), 2);
+	ck_assert_str_eq(sites[0].kernel, "pipe_read");
+	ck_assert_ptr_null(sites[0].user);			/* a kernel-only callchain */
+	ck_assert_uint_eq(sites[0].ns, 500 + 200);		/* woken; asleep at the end */
+	ck_assert_uint_eq(sites[0].count, 2);
+	ck_assert_str_eq(sites[1].kernel, "do_nanosleep");
+	ck_assert_uint_eq(sites[1].ns, 300);			/* until switched in */
+	ck_assert_uint_eq(sites[1].count, 1);
+	sites_add_up(m, s, "fixture");
+	srep_metrics__delete(m);
+	srep_session__delete(s);
+	/* without the kernel's symbols: named by address, the scheduler not skipped */
+	ck_assert_int_eq(tu_write_file(kallsyms, "", 0), 0);
+	m = collect_sites(path, &so, &s);
+	alpha = srep_session__find_task(s, 100);
+	ck_assert_uint_eq(srep_metrics__blocking(m, &alpha, 1, sites, 4), 1);
+	ck_assert_str_eq(sites[0].kernel, "0xffffffff81001010");
+	ck_assert_uint_eq(sites[0].ns, 1000);
+	srep_metrics__delete(m);
+	srep_session__delete(s);
+	/* without a symbolizer: no sites */
+	m = collect_sites(path, NULL, &s);
+	alpha = srep_session__find_task(s, 100);
+	ck_assert_uint_eq(srep_metrics__blocking(m, &alpha, 1, sites, 4), 0);
+	srep_metrics__delete(m);
+	srep_session__delete(s);
+	tu_rmdir(dir);
+	free(dir);
+}
+END_TEST
+
+static const char *const callchain_archs[] = { "x86_64", "arm64", "armhf", "s390x" };
+
+/* the corpus' callchain traces: every task's sites add up to its sleep */
+START_TEST(corpus_blocking_sites)
+{
+	struct srep_symbol_opts so = { .buildid_dir = "", .symfs = "/nonexistent" };
+	struct srep_block_site sites[8];
+	char rel[128], *path, *xz, *cmd, *dir, kallsyms[4200];
+	const struct srep_task *const *tasks;
+	struct srep_session *s;
+	struct srep_metrics *m;
+	size_t i, n, nr;
+
+	snprintf(rel, sizeof(rel), "callchains/%s/sched-callchain.data", callchain_archs[_i]);
+	path = tu_corpus_path(rel);
+	if (!path || !tu_have_program("xz")) {
+		free(path);
+		TU_SKIP("corpus or xz absent: %s blocking sites not checked", callchain_archs[_i]);
+	}
+	snprintf(rel, sizeof(rel), "callchains/%s/kallsyms.xz", callchain_archs[_i]);
+	xz = tu_corpus_path(rel);
+	dir = tu_tmpdir();
+	snprintf(kallsyms, sizeof(kallsyms), "%s/kallsyms", dir);
+	ck_assert_int_ge(asprintf(&cmd, "xz -dc '%s' > '%s'", xz, kallsyms), 0);
+	ck_assert_int_eq(tu_run(cmd, NULL), 0);
+	so.kallsyms = kallsyms;
+	m = collect_sites(path, &so, &s);
+	sites_add_up(m, s, callchain_archs[_i]);
+	/* the lock worker blocks in the futex wait, all of its sleeps */
+	for (i = 0; i < srep_session__nr_tasks(s); i++) {
+		const struct srep_task *t = srep_session__task(s, i);
+
+		if (strcmp(srep_task__comm(t), "blk-lock"))
+			continue;
+		tasks = &t;
+		nr = 1;
+		n = srep_metrics__blocking(m, tasks, nr, sites, 8);
+		ck_assert_uint_ge(n, 1);
+		fprintf(stderr, "%s: blk-lock blocked most in %s <- %s: %llu ns, %llu sleeps\n",
+			callchain_archs[_i], sites[0].kernel, sites[0].user ? sites[0].user : "-",
+			(unsigned long long)sites[0].ns, (unsigned long long)sites[0].count);
+		ck_assert_str_eq(sites[0].kernel, "futex_wait_queue");
+	}
+	srep_metrics__delete(m);
+	srep_session__delete(s);
+	tu_rmdir(dir);
+	free(dir);
+	free(cmd);
+	free(xz);
+	free(path);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("metrics");
@@ -512,7 +705,10 @@ int main(void)
 	tcase_add_test(tc, group_of_tasks);
 	tcase_add_test(tc, late_events_make_no_negative_interval);
 	tcase_add_loop_test(tc, damaged_traces_do_not_crash, 0, 200);
+	tcase_add_loop_test(tc, blocking_sites, 0, 2);
 	suite_add_tcase(s, tc);
+	tcase_add_loop_test(corpus, corpus_blocking_sites, 0,
+			    sizeof(callchain_archs) / sizeof(callchain_archs[0]));
 	tcase_add_loop_test(corpus, corpus_waits_equal_perf_sched_latency, 0,
 			    sizeof(boards) / sizeof(boards[0]));
 	tcase_set_timeout(corpus, 60);

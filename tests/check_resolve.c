@@ -254,18 +254,26 @@ static char *unxz_kallsyms(const struct arch_case *c, const char *root)
 }
 
 /* every callchain of the trace resolved and held against perf's sample of the same rank */
-/* where it blocked: the first user frame, and a kernel frame past the scheduler */
+/*
+ * where it blocked: the first user frame with a name (else the first user
+ * frame), and a kernel frame past the scheduler
+ */
 static void check_blocked(struct srep_symbolizer *sy, const struct srep_event *ev,
 			  const struct srep_frame *frames, size_t n)
 {
 	struct srep_frame k = { 0 }, u = { 0 };
 	int found = srep_symbolizer__blocked_in(sy, ev, &k, &u);
-	size_t i;
+	size_t i, named;
 
 	for (i = 0; i < n && frames[i].mode != SREP_FRAME_USER; i++)
 		;
+	for (named = i; named < n && (frames[named].mode != SREP_FRAME_USER ||
+				      !frames[named].symbol); named++)
+		;
 	ck_assert_int_eq(!!(found & SREP_BLOCKED_USER), i < n);
-	if (i < n)
+	if (named < n)
+		ck_assert_uint_eq(u.addr, frames[named].addr);
+	else if (i < n)
 		ck_assert_uint_eq(u.addr, frames[i].addr);
 	if (found & SREP_BLOCKED_KERNEL) {
 		ck_assert_int_eq(k.mode, SREP_FRAME_KERNEL);

@@ -399,6 +399,71 @@ START_TEST(odd_callchains)
 }
 END_TEST
 
+/* the user side of where a task blocked is the first user frame with a name */
+START_TEST(blocked_in_named_user_frame)
+{
+	struct srep_symbol_opts so = { .buildid_dir = "" };
+	struct srep_event ev = { .kind = SREP_EV_SWITCH, .pid = 100, .tid = 100, .evsel = -1 };
+	struct srep_frame k, u;
+	struct world w;
+	struct run r;
+	uint64_t chain[6];
+
+	world_init(&w);
+	so.kallsyms = w.kallsyms;
+	so.symfs = w.symfs;
+	ck_assert_int_eq(run_trace(&w, scenario(&w, "[kernel.kallsyms]_text", NULL), &so, &r), 0);
+	chain[0] = KCTX;
+	chain[1] = KBASE + 0x1010;			/* __schedule: skipped */
+	chain[2] = KBASE + 0x4010;			/* hrtimer_nanosleep */
+	chain[3] = UCTX;
+	chain[4] = 0xdead0000;				/* unmapped: no name */
+	chain[5] = UBASE + r.f[0][3].module_addr;	/* main + 4 */
+	ev.callchain = chain;
+	ev.nr_callchain = 6;
+	ck_assert_int_eq(srep_symbolizer__blocked_in(r.sy, &ev, &k, &u),
+			 SREP_BLOCKED_KERNEL | SREP_BLOCKED_USER);
+	ck_assert_str_eq(k.symbol, "hrtimer_nanosleep");
+	ck_assert_str_eq(u.symbol, "main");
+	/* no user frame has a name: the first one */
+	ev.nr_callchain = 5;
+	ck_assert_int_eq(srep_symbolizer__blocked_in(r.sy, &ev, &k, &u),
+			 SREP_BLOCKED_KERNEL | SREP_BLOCKED_USER);
+	ck_assert_ptr_null(u.symbol);
+	ck_assert_uint_eq(u.addr, 0xdead0000);
+	/* no user frame at all */
+	ev.nr_callchain = 3;
+	ck_assert_int_eq(srep_symbolizer__blocked_in(r.sy, &ev, &k, &u), SREP_BLOCKED_KERNEL);
+	run_free(&r);
+	world_free(&w);
+}
+END_TEST
+
+/* labels: the symbol, FILE+0xOFFSET, or the address; cut, never overrun */
+START_TEST(frame_labels)
+{
+	struct srep_frame named = { .addr = 1, .symbol = "take_lock" };
+	struct srep_frame in_file = { .addr = 0xaaaa00007eb20ull, .mode = SREP_FRAME_USER,
+				      .module = "/usr/lib/aarch64-linux-gnu/libc.so.6",
+				      .module_addr = 0x7eb20 };
+	struct srep_frame kernel = { .addr = 0xffffd637e0581580ull, .mode = SREP_FRAME_KERNEL,
+				     .module = "[kernel.kallsyms]", .module_addr = 0xffffd637e0581580ull };
+	struct srep_frame unmapped = { .addr = 0xdead0000, .mode = SREP_FRAME_USER };
+	char buf[SREP_FRAME_LABEL_MAX], small[SREP_FRAME_LABEL_MIN + 4];
+
+	ck_assert_str_eq(srep_frame__label(&named, buf, sizeof(buf)), "take_lock");
+	ck_assert_str_eq(srep_frame__label(&in_file, buf, sizeof(buf)), "libc.so.6+0x7eb20");
+	ck_assert_str_eq(srep_frame__label(&kernel, buf, sizeof(buf)), "0xffffd637e0581580");
+	ck_assert_str_eq(srep_frame__label(&unmapped, buf, sizeof(buf)), "0xdead0000");
+	in_file.module_addr = UINT64_MAX;
+	ck_assert_str_eq(srep_frame__label(&in_file, small, sizeof(small)),
+			 "libc+0xffffffffffffffff");
+	ck_assert_str_eq(srep_frame__label(&kernel, small, SREP_FRAME_LABEL_MIN),
+			 "0xffffd637e0581580");
+	ck_assert_str_eq(srep_frame__label(&kernel, small, 3), "");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("symbolizer");
@@ -412,6 +477,8 @@ int main(void)
 	tcase_add_test(tc, vmlinux_relocated_with_lines);
 	tcase_add_test(tc, bad_options);
 	tcase_add_test(tc, odd_callchains);
+	tcase_add_test(tc, blocked_in_named_user_frame);
+	tcase_add_test(tc, frame_labels);
 	suite_add_tcase(s, tc);
 	return tu_run_suite(s);
 }

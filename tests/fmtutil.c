@@ -50,6 +50,10 @@ static int run_exporter(const struct srep_exporter *x, struct srep_export_ctx *c
 			ret = 0;
 			break;
 		}
+		if (ctx->symbols && srep_symbolizer__observe(ctx->symbols, ev)) {
+			ret = SREP_E_NOMEM;
+			break;
+		}
 		ret = srep_export_selected(ctx->sel, ev) ? x->event(state, ev, err) : 0;
 	}
 	if (!ret)
@@ -92,15 +96,19 @@ int tu_convert(const char *path, const struct srep_exporter *x, const struct tu_
 	}
 	if (ret)
 		goto out;
+	if (c->symbols && (x->flags & SREP_EXPORT_SYMBOLS))
+		ret = srep_symbolizer__new(&ctx.symbols, s, c->symbols, err);
+	if (ret)
+		goto out;
 	f = open_memstream(out, len);
 	ctx.session = s;
 	ctx.out = f;
 	ctx.opts = c->opts;
-	ctx.symbolize = c->symbolize;
 	ret = f ? run_exporter(x, &ctx, err) : SREP_E_NOMEM;
 out:
 	if (f)
 		fclose(f);
+	srep_symbolizer__delete(ctx.symbols);
 	if (ret) {
 		free(*out);
 		*out = NULL;
@@ -186,6 +194,33 @@ char *tu_scenario_file(struct fixture *fx, char *path, size_t size)
 	ck_assert_ptr_nonnull(dir);
 	snprintf(path, size, "%s/scenario.data", dir);
 	ck_assert_int_eq(fixture_write(fx, path, NULL), 0);
+	return dir;
+}
+
+const char tu_scenario_kallsyms[] =
+	"ffffffff81000000 T _text\n"
+	"ffffffff81000100 T __schedule\n"
+	"ffffffff81000200 T schedule\n"
+	"ffffffff81000300 T pipe_read\n"
+	"ffffffff81000400 T vfs_read\n"
+	"ffffffff81000480 T ksys_read\n";
+
+char *tu_callchain_scenario(char *path, size_t size, char *kallsyms, size_t ksize,
+			    const char *ktext)
+{
+	static const uint64_t chain[] = { (uint64_t)-128, 0xffffffff81000410ull,
+					  0xffffffff81000488ull };
+	struct fixture_opts o = { .tp_callchain = true };
+	struct fixture *fx = tu_scenario(&o, NULL, NULL);
+	int cyc = fixture_add_event(fx, 1 /* SOFTWARE */, 0 /* cpu-clock */, 0x20 /* CALLCHAIN */);
+	char *dir;
+
+	ck_assert_int_eq(fixture_sample(fx, cyc, TU_T0 + 99, 0, 100, 100, chain[1], 1000, 3, chain),
+			 0);
+	dir = tu_scenario_file(fx, path, size);
+	snprintf(kallsyms, ksize, "%s/kallsyms", dir);
+	ck_assert_int_eq(tu_write_file(kallsyms, ktext, strlen(ktext)), 0);
+	fixture_free(fx);
 	return dir;
 }
 

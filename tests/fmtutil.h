@@ -25,13 +25,16 @@
  */
 #define tu_check(cond, ...) do { if (!(cond)) ck_abort_msg(__VA_ARGS__); } while (0)
 
-/* what to convert: NULL-terminated SEL lists, a --time range, a symbolizer */
+/*
+ * what to convert: NULL-terminated SEL lists, a --time range, where the
+ * target's symbols are (NULL: no symbolizer, as --no-symbols)
+ */
 struct tu_convert {
 	const char *const *only, *const *exclude;
 	bool children;
 	const char *time;
 	const void *opts;
-	const char *(*symbolize)(void *arg, uint64_t ip);
+	const struct srep_symbol_opts *symbols;
 };
 
 /*
@@ -52,6 +55,17 @@ struct fixture *tu_scenario(const struct fixture_opts *o, const char *server_com
 			    const char *worker_comm);
 /* write the fixture to a fresh directory; returns the directory (tu_rmdir it) */
 char *tu_scenario_file(struct fixture *fx, char *path, size_t size);
+
+/* the target's kallsyms for the kernel addresses of the scenario's callchains */
+extern const char tu_scenario_kallsyms[];
+/*
+ * The scenario with callchains (opts.tp_callchain) and a cpu-clock sample of
+ * the server at TU_T0 + 99 whose callchain is vfs_read+0x10, ksys_read+0x8;
+ * 'ktext' written beside it as the kallsyms file ('kallsyms' gets its path).
+ * Returns the directory (tu_rmdir it).
+ */
+char *tu_callchain_scenario(char *path, size_t size, char *kallsyms, size_t ksize,
+			    const char *ktext);
 
 /* compare 'text' with tests/data/convert/NAME, or rewrite it under SREP_UPDATE_GOLDEN=1 */
 void tu_golden(const char *name, const char *text, size_t len);

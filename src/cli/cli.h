@@ -122,6 +122,28 @@ struct cli_symbol_args {
 
 /* true when 'id' was one of the options above (stored in 'a') */
 bool cli_symbol_opt(struct cli_symbol_args *a, int id, const char *arg);
+
+/*
+ * Commands that read two traces (compare): the options above apply to both,
+ * and each has an -a and a -b form for one trace alone, which wins.
+ */
+enum { CLI_SYM_A = 10, CLI_SYM_B = 20 };	/* added to the CLI_SYM_* ids */
+#define CLI_SIDE_SYMBOL_OPTION(base, arg, side, id)				\
+	{ base "-" side, 0, arg, "--" base " for trace " side " only", (id) }
+#define CLI_SIDE_SYMBOL_OPTIONS							\
+	CLI_SIDE_SYMBOL_OPTION("kallsyms", "<file>", "a", CLI_SYM_KALLSYMS + CLI_SYM_A), \
+	CLI_SIDE_SYMBOL_OPTION("kallsyms", "<file>", "b", CLI_SYM_KALLSYMS + CLI_SYM_B), \
+	CLI_SIDE_SYMBOL_OPTION("vmlinux", "<file>", "a", CLI_SYM_VMLINUX + CLI_SYM_A),	\
+	CLI_SIDE_SYMBOL_OPTION("vmlinux", "<file>", "b", CLI_SYM_VMLINUX + CLI_SYM_B),	\
+	CLI_SIDE_SYMBOL_OPTION("symfs", "<dir>", "a", CLI_SYM_SYMFS + CLI_SYM_A),	\
+	CLI_SIDE_SYMBOL_OPTION("symfs", "<dir>", "b", CLI_SYM_SYMFS + CLI_SYM_B),	\
+	CLI_SIDE_SYMBOL_OPTION("buildid-dir", "<dir>", "a", CLI_SYM_BUILDID_DIR + CLI_SYM_A), \
+	CLI_SIDE_SYMBOL_OPTION("buildid-dir", "<dir>", "b", CLI_SYM_BUILDID_DIR + CLI_SYM_B)
+
+/* sym[0] both traces, sym[1] A, sym[2] B; true when 'id' was a symbol option */
+bool cli_symbol_opt_sides(struct cli_symbol_args sym[3], int id, const char *arg);
+/* the options for trace k (0 = A, 1 = B): its own where given, else those for both */
+void cli_symbol_args_of(const struct cli_symbol_args sym[3], int k, struct cli_symbol_args *out);
 /* a symbolizer and the frames of the last event */
 struct cli_symbols {
 	struct srep_symbolizer *sy;

@@ -15,13 +15,18 @@
 
 static const char compare_usage[] =
 	"usage: schedrep compare [--match auto|comm|pid] [--only <sel>]... [--exclude <sel>]... "
-	"[--scale-a <f>] [--scale-b <f>] [--json] [--html <out.html>] [-o <file>] [-q] <a> <b>";
+	"[--scale-a <f>] [--scale-b <f>] [--json] [--html <out.html>] [-o <file>] "
+	"[--kallsyms[-a|-b] <file>] [--vmlinux[-a|-b] <file>] [--symfs[-a|-b] <dir>] "
+	"[--buildid-dir[-a|-b] <dir>] [--no-symbols] [-q] <a> <b>";
 static const char compare_desc[] =
 	"Compare two traces of the same workload: per task (paired across the traces),\n"
 	"per CPU and for the whole workload: CPU time, switches, waits for a CPU,\n"
 	"sleep, migrations, lifetime, busy and idle time, frequency residency. Each\n"
 	"figure shows A, B, B-A and B/A; '*' marks significant differences. <a> and\n"
-	"<b> are perf.data of any architecture, or schedrep JSON (docs/compare.md).";
+	"<b> are perf.data of any architecture, or schedrep JSON (docs/compare.md).\n"
+	"For traces with callchains, where each task blocked (kernel function and\n"
+	"user frame) on each side, from the targets' files: the symbol options apply\n"
+	"to both traces, their -a and -b forms to one.";
 
 enum { OPT_MATCH = 1, OPT_ONLY, OPT_EXCLUDE, OPT_SCALE_A, OPT_SCALE_B, OPT_JSON, OPT_HTML,
        OPT_OUTPUT, OPT_QUIET };
@@ -35,7 +40,10 @@ static const struct cli_opt compare_opts[] = {
 	{ "json", 0, NULL, "JSON instead of the table (docs/compare.md)", OPT_JSON },
 	{ "html", 0, "<out.html>", "also write a self-contained HTML report", OPT_HTML },
 	{ "output", 'o', "<file>", "write the table or JSON here, not to stdout", OPT_OUTPUT },
-	{ "quiet", 'q', NULL, "no warnings on stderr", OPT_QUIET },
+	CLI_SYMBOL_OPTIONS,
+	CLI_SIDE_SYMBOL_OPTIONS,
+	CLI_NO_SYMBOLS_OPTION,
+	{ "quiet", 'q', NULL, "no warnings or symbol summaries on stderr", OPT_QUIET },
 	{ NULL, 0, NULL, NULL, 0 },
 };
 
@@ -46,6 +54,7 @@ struct compare_opts {
 	double scale[2];
 	bool json;
 	const char *html, *output;
+	struct cli_symbol_args sym[3];	/* both traces, A, B */
 };
 
 static int add_spec(const char ***v, size_t *n, const char *arg)
@@ -77,6 +86,8 @@ static int on_opt(void *ctx, int id, const char *arg)
 	struct compare_opts *o = ctx;
 	struct srep_error err = { 0 };
 
+	if (cli_symbol_opt_sides(o->sym, id, arg))
+		return EXIT_OK;
 	switch (id) {
 	case OPT_MATCH:
 		return srep_match_mode__parse(arg, &o->mode, &err) ?
@@ -97,6 +108,7 @@ struct side {
 	struct srep_session *s;
 	struct srep_selection *sel;
 	struct srep_metrics *m;
+	struct cli_symbols cs;		/* where tasks blocked; cs.sy NULL with --no-symbols */
 };
 
 static int make_selection(struct side *sd, const struct compare_opts *o, struct srep_error *err)
@@ -111,13 +123,30 @@ static int make_selection(struct side *sd, const struct compare_opts *o, struct 
 	return ret ? ret : srep_selection__resolve(sd->sel, sd->s, err);
 }
 
-static int read_side(struct side *sd, const char *path, const struct compare_opts *o,
+/* side k's symbolizer, fed to its metrics (none with --no-symbols) */
+static int symbols_of(struct side *sd, const struct compare_opts *o, int k,
+		      struct srep_error *err)
+{
+	struct cli_symbol_args a;
+	int ret;
+
+	cli_symbol_args_of(o->sym, k, &a);
+	if (a.off)
+		return 0;
+	ret = srep_symbolizer__new(&sd->cs.sy, sd->s, &a.o, err);
+	if (!ret)
+		srep_metrics__set_symbolizer(sd->m, sd->cs.sy);
+	return ret;
+}
+
+static int read_side(struct side *sd, int k, const char *path, const struct compare_opts *o,
 		     struct srep_error *err)
 {
 	struct srep_open_opts oo = { .flags = SREP_OPEN_PRESCAN, .diag = cli_diag };
 	const struct srep_event *ev;
 	struct cli_progress prog;
 	uint64_t done, total, n = 0;
+	char label[32];
 	int ret;
 
 	ret = srep_session__open(&sd->s, path, &oo, err);
@@ -125,12 +154,17 @@ static int read_side(struct side *sd, const char *path, const struct compare_opt
 		ret = make_selection(sd, o, err);
 	if (!ret)
 		ret = srep_metrics__new(&sd->m, sd->s, err);
+	if (!ret)
+		ret = symbols_of(sd, o, k, err);
 	if (ret)
 		return ret;
 	srep_session__progress(sd->s, &done, &total);
 	cli_progress_init(&prog, path, total, -1);
 	while ((ret = srep_session__next_event(sd->s, &ev, err)) > 0) {
-		ret = srep_metrics__add(sd->m, ev, err);
+		/* every frame resolved, so that the summary says how many resolved */
+		ret = cli_symbols_event(&sd->cs, ev, err);
+		if (!ret)
+			ret = srep_metrics__add(sd->m, ev, err);
 		if (ret)
 			break;
 		if ((++n & 0xffff) == 0)
@@ -138,11 +172,15 @@ static int read_side(struct side *sd, const char *path, const struct compare_opt
 	}
 	cli_progress_done(&prog);
 	srep_metrics__finish(sd->m);
+	snprintf(label, sizeof(label), "schedrep: %c: ", 'A' + k);
+	if (!ret && !cli_quiet)
+		cli_symbols_summary(stderr, label, sd->cs.sy);
 	return ret;
 }
 
 static void free_side(struct side *sd)
 {
+	cli_symbols_close(&sd->cs);
 	srep_metrics__delete(sd->m);
 	srep_selection__delete(sd->sel);
 	srep_session__delete(sd->s);
@@ -179,7 +217,7 @@ static int run(struct compare_opts *o, const char *path[2])
 	int k, ret = 0, status;
 
 	for (k = 0; k < 2 && !ret; k++)
-		ret = read_side(&sd[k], path[k], o, &err);
+		ret = read_side(&sd[k], k, path[k], o, &err);
 	for (k = 0; k < 2 && !ret; k++) {
 		cs[k] = (struct srep_compare_side){ sd[k].s, sd[k].m, sd[k].sel, o->scale[k] };
 		r.s[k] = sd[k].s;

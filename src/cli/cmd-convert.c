@@ -20,10 +20,11 @@ static const char convert_desc[] =
 	"name with the format's suffix unless -o says otherwise. SEL is a pid (the\n"
 	"whole process), tid:N, comm:NAME, or a comm or glob; FROM,TO are seconds\n"
 	"from the trace start or @absolute timestamps, either side optional. FILE\n"
-	"may be '-' (standard input).\n\nformats:";
+	"may be '-' (standard input). Callchains are resolved from the target's files\n"
+	"(--kallsyms, --symfs...; docs/symbols.md) for the formats that show them.\n\nformats:";
 
 enum { OPT_FORMAT = 1, OPT_OUTPUT, OPT_ONLY, OPT_EXCLUDE, OPT_CHILDREN, OPT_TIME, OPT_QUIET,
-       OPT_FORMAT_BASE = 1000 };
+       OPT_LINES, OPT_FORMAT_BASE = 1000 };
 #define FORMAT_OPTS_MAX 64	/* options one format may have: ids are base + 64 * format + n */
 
 static const struct cli_opt common_opts[] = {
@@ -33,6 +34,9 @@ static const struct cli_opt common_opts[] = {
 	{ "exclude", 0, "<sel>", "drop these tasks (repeatable)", OPT_EXCLUDE },
 	{ "children", 0, NULL, "--only also keeps the descendants of what it selects", OPT_CHILDREN },
 	{ "time", 0, "<from,to>", "keep this time window only", OPT_TIME },
+	CLI_SYMBOL_OPTIONS,
+	CLI_NO_SYMBOLS_OPTION,
+	{ "lines", 0, NULL, "frames also name their source file and line (DWARF)", OPT_LINES },
 	{ "quiet", 'q', NULL, "no progress, summary or warnings on stderr", OPT_QUIET },
 };
 #define NR_COMMON (sizeof(common_opts) / sizeof(common_opts[0]))
@@ -49,7 +53,8 @@ struct convert_opts {
 	struct srep_selection *sel;
 	struct format_arg *fargs;
 	size_t nr_fargs;
-	char usage[256];
+	struct cli_symbol_args sym;
+	char usage[512];
 	char desc[2048];
 };
 
@@ -71,7 +76,9 @@ static void build_usage(struct convert_opts *o)
 	}
 	snprintf(o->usage, sizeof(o->usage),
 		 "usage: schedrep convert [--format %s] [-o OUT|-] [--only SEL]... "
-		 "[--exclude SEL]... [--children] [--time FROM,TO] [-q] FILE", fmts);
+		 "[--exclude SEL]... [--children] [--time FROM,TO] [--kallsyms FILE] "
+		 "[--vmlinux FILE] [--symfs DIR] [--buildid-dir DIR] [--no-symbols] [--lines] "
+		 "[-q] FILE", fmts);
 }
 
 /* the common options, then every format's own, labelled with the format */
@@ -129,6 +136,8 @@ static int on_opt(void *ctx, int id, const char *arg)
 	uint64_t from, to;
 	int ret = 0;
 
+	if (cli_symbol_opt(&o->sym, id, arg))
+		return EXIT_OK;
 	switch (id) {
 	case OPT_FORMAT:	o->format = arg; break;
 	case OPT_OUTPUT:	o->output = arg; break;
@@ -139,6 +148,7 @@ static int on_opt(void *ctx, int id, const char *arg)
 		break;
 	case OPT_CHILDREN:	srep_selection__set_children(o->sel, true); break;
 	case OPT_QUIET:		cli_quiet = true; break;
+	case OPT_LINES:		o->sym.o.lines = true; break;
 	case OPT_ONLY:		ret = srep_selection__add_only(o->sel, arg, &err); break;
 	case OPT_EXCLUDE:	ret = srep_selection__add_exclude(o->sel, arg, &err); break;
 	default:		return add_format_arg(o, id, arg);
@@ -214,6 +224,9 @@ static int prepare(struct run *r, const struct convert_opts *o, const char *inpu
 		ret = srep_selection__resolve(o->sel, r->s, err);
 		r->ctx.sel = o->sel;
 	}
+	/* only formats that show callchains pay for resolving them */
+	if (!ret && (r->x->flags & SREP_EXPORT_SYMBOLS) && !o->sym.off)
+		ret = srep_symbolizer__new(&r->ctx.symbols, r->s, &o->sym.o, err);
 	return ret;
 }
 
@@ -246,6 +259,11 @@ static int pump(struct run *r, void *state, struct srep_error *err)
 			cli_progress_update(&prog, r->s);
 		if (ev->time > r->ctx.to && !(ev->flags & SREP_EVF_LATE))
 			break;
+		/* every event, selected or not: mappings are per process, not per task */
+		if (r->ctx.symbols && srep_symbolizer__observe(r->ctx.symbols, ev)) {
+			ret = srep_error__set(err, SREP_E_NOMEM, "no memory for the mappings");
+			break;
+		}
 		if (!srep_export_selected(r->ctx.sel, ev))
 			continue;
 		ret = r->x->event(state, ev, err);
@@ -306,11 +324,14 @@ static int convert(const struct convert_opts *o, const char *input, const struct
 			fprintf(stderr, "schedrep: wrote %s%s%s (%s): %" PRIu64 " events, %zu tasks\n",
 				strcmp(path, "-") ? "'" : "", strcmp(path, "-") ? path : "standard output",
 				strcmp(path, "-") ? "'" : "", x->name, r.events, r.tasks);
+		if (!cli_quiet)
+			cli_symbols_summary(stderr, "schedrep: ", r.ctx.symbols);
 		/* damage stepped over was reported as warnings: the status says it too */
 		if (st->skipped_records || st->skipped_bytes)
 			status = EXIT_FAIL;
 	}
 	free(path);
+	srep_symbolizer__delete(r.ctx.symbols);
 	srep_session__delete(r.s);
 	return status;
 }

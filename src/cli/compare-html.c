@@ -3,7 +3,8 @@
  * compare-html.c - "schedrep compare --html": one self-contained HTML file
  * (inline CSS and SVG, no script, nothing fetched) with both traces' per-CPU
  * timelines on a common time axis, bar charts of CPU time and wait per task,
- * and the comparison tables. Written by hand: a few SVG shapes do not need a
+ * the comparison tables, and where the tasks blocked (traces with
+ * callchains). Written by hand: a few SVG shapes do not need a
  * charting library, and a report must open offline.
  */
 #include <inttypes.h>
@@ -20,6 +21,7 @@
 #define BARS_SHOWN	30	/* tasks per bar chart: the largest */
 #define BAR_H		7
 #define LEGEND_MAX	8	/* comms named under the timelines */
+#define BLOCK_ROWS_SHOWN 5	/* sites per task in "where tasks block": the largest */
 
 static const char css[] =
 	"body{font:14px sans-serif;margin:20px;color:#222}"
@@ -354,6 +356,56 @@ static void tables(FILE *f, const struct compare_run *r)
 	fprintf(f, "</table>\n");
 }
 
+/* ---- where tasks block ---- */
+
+static void block_row(FILE *f, const char *label, const struct srep_block_row *r)
+{
+	const struct srep_diff *d = &r->blocked;
+	char a[32], b[32], x[32];
+
+	fprintf(f, "<tr%s><td>", d->significant ? " class='sig'" : "");
+	esc(f, label);
+	fprintf(f, "</td><td class='m'>");
+	esc(f, r->kernel ? r->kernel : "-");
+	fprintf(f, "</td><td class='m'>");
+	esc(f, r->user ? r->user : "-");
+	fprintf(f, "</td><td>%s</td><td>%s</td><td>%s</td>",
+		compare_fmt(a, sizeof(a), d->unit, d->a, false),
+		compare_fmt(b, sizeof(b), d->unit, d->b, false),
+		compare_fmt(x, sizeof(x), d->unit, d->diff, true));
+	if (isnan(d->ratio))
+		fprintf(f, "<td>-</td>");
+	else
+		fprintf(f, "<td>%.2f</td>", d->ratio);
+	fprintf(f, "<td>%s</td><td>%" PRIu64 " / %" PRIu64 "</td></tr>\n",
+		d->significant ? "*" : "", r->count[0], r->count[1]);
+}
+
+static void blocking(FILE *f, const struct compare_run *r)
+{
+	size_t *order, n = compare_blocking_pairs(r->c, &order), i, j, nr;
+	const struct srep_block_row *rows;
+	char label[64];
+
+	if (n && n != (size_t)-1) {
+		fprintf(f, "<h2>Where tasks block</h2>\n<p>Time asleep (S, D) after switching out "
+			"in a kernel function, under the first user-space frame with a name; the "
+			"%d largest sites a task, the most blocked tasks first. Names are "
+			"addresses where the target's symbols were not found.</p>\n"
+			"<table id='blocking'><tr><th>task (tid A/B)</th><th>kernel function</th>"
+			"<th>user frame</th><th>A</th><th>B</th><th>B-A</th><th>B/A</th><th></th>"
+			"<th>sleeps A / B</th></tr>\n", BLOCK_ROWS_SHOWN);
+		for (i = 0; i < n; i++) {
+			rows = srep_compare__blocking(r->c, order[i], &nr);
+			compare_label(label, sizeof(label), r->c, order[i], 40);
+			for (j = 0; j < nr && j < BLOCK_ROWS_SHOWN; j++)
+				block_row(f, j ? "" : label, &rows[j]);
+		}
+		fprintf(f, "</table>\n");
+	}
+	free(order);
+}
+
 static void unmatched(FILE *f, const struct srep_matching *mt, int k)
 {
 	size_t i, n = srep_matching__nr_unmatched(mt, k);
@@ -393,6 +445,7 @@ void compare_html(FILE *f, const struct compare_run *r)
 	timelines(f, r);
 	charts(f, r);
 	tables(f, r);
+	blocking(f, r);
 	unmatched(f, mt, 0);
 	unmatched(f, mt, 1);
 	fprintf(f, "</body></html>\n");

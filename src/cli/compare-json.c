@@ -41,6 +41,33 @@ static void add_diffs(cJSON *obj, const struct srep_diff *d, size_t n)
 	}
 }
 
+static void add_name(cJSON *o, const char *key, const char *v)
+{
+	if (v)
+		cJSON_AddStringToObject(o, key, v);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
+/* the pair's "where tasks block" rows, all of them */
+static void add_blocking(cJSON *p, const struct srep_compare *c, size_t pair)
+{
+	cJSON *arr = cJSON_AddArrayToObject(p, "blocking");
+	size_t i, n;
+	const struct srep_block_row *r = srep_compare__blocking(c, pair, &n);
+
+	for (i = 0; i < n; i++) {
+		cJSON *o = cJSON_CreateObject();
+
+		add_name(o, "kernel", r[i].kernel);
+		add_name(o, "user", r[i].user);
+		add_diffs(o, &r[i].blocked, 1);
+		cJSON_AddNumberToObject(o, "sleeps_a", (double)r[i].count[0]);
+		cJSON_AddNumberToObject(o, "sleeps_b", (double)r[i].count[1]);
+		cJSON_AddItemToArray(arr, o);
+	}
+}
+
 static cJSON *task_json(const struct srep_task *t)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -94,6 +121,7 @@ static void add_pairs(cJSON *root, const struct srep_compare *c)
 				cJSON_AddItemToArray(side, task_json(tasks[j]));
 		}
 		add_diffs(cJSON_AddObjectToObject(p, "metrics"), d, n);
+		add_blocking(p, c, i);
 		cJSON_AddItemToArray(arr, p);
 	}
 	for (k = 0; k < 2; k++) {

@@ -2,7 +2,8 @@
 /*
  * compare-text.c - "schedrep compare" as an aligned text table that fits an
  * 80-column terminal: the workload, the CPUs, then the significant per-task
- * differences, widest first, and the tasks found on one side only.
+ * differences, widest first, where the tasks blocked (traces with
+ * callchains), and the tasks found on one side only.
  */
 #include <math.h>
 #include <stdio.h>
@@ -14,6 +15,9 @@
 #define LABEL_W	22
 #define METRIC_W 14
 #define UNMATCHED_SHOWN 12	/* names listed per side; the count says the rest */
+#define SITE_W	32
+#define BLOCK_PAIRS_SHOWN 12	/* tasks in the "where tasks block" table: the most blocked */
+#define BLOCK_ROWS_SHOWN 3	/* sites per task: the largest */
 
 const char *compare_fmt(char *buf, size_t size, enum srep_unit unit, double v, bool sign)
 {
@@ -169,6 +173,92 @@ static void task_rows(FILE *f, const struct srep_compare *c)
 		fprintf(f, "  (%zu rows without a significant difference; --json lists them)\n", quiet);
 }
 
+/* ---- where tasks block ---- */
+
+struct ranked {
+	size_t pair;
+	double top;		/* the time of its largest site, the larger side's */
+};
+
+static int by_top(const void *x, const void *y)
+{
+	const struct ranked *a = x, *b = y;
+
+	if (a->top != b->top)
+		return a->top > b->top ? -1 : 1;
+	return (a->pair > b->pair) - (a->pair < b->pair);
+}
+
+size_t compare_blocking_pairs(const struct srep_compare *c, size_t **order)
+{
+	size_t np = srep_matching__nr_pairs(srep_compare__matching(c)), i, n = 0, nr;
+	struct ranked *v = malloc((np ? np : 1) * sizeof(*v));
+	const struct srep_block_row *r;
+
+	*order = malloc((np ? np : 1) * sizeof(**order));
+	if (!v || !*order) {
+		free(v);
+		return (size_t)-1;
+	}
+	for (i = 0; i < np; i++) {
+		r = srep_compare__blocking(c, i, &nr);
+		if (nr)
+			v[n++] = (struct ranked){ i, fmax(r[0].blocked.a, r[0].blocked.b) };
+	}
+	qsort(v, n, sizeof(*v), by_top);
+	for (i = 0; i < n; i++)
+		(*order)[i] = v[i].pair;
+	free(v);
+	return n;
+}
+
+/* 's' in 'width' columns, cut with '~' */
+static const char *cut(char *buf, size_t size, const char *s, size_t width)
+{
+	if (strlen(s) > width)
+		snprintf(buf, size, "%.*s~", (int)width - 1, s);
+	else
+		snprintf(buf, size, "%s", s);
+	return buf;
+}
+
+static void block_site(FILE *f, const char *label, const struct srep_block_row *r)
+{
+	char name[SITE_W + 8], a[32], b[32];
+
+	fprintf(f, "%-*s %-*s %10s %10s%s\n", LABEL_W, label, SITE_W,
+		cut(name, sizeof(name), r->kernel ? r->kernel : "-", SITE_W),
+		compare_fmt(a, sizeof(a), SREP_UNIT_NS, r->blocked.a, false),
+		compare_fmt(b, sizeof(b), SREP_UNIT_NS, r->blocked.b, false),
+		r->blocked.significant ? " *" : "");
+	if (r->user)
+		fprintf(f, "%-*s   <- %s\n", LABEL_W, "",
+			cut(name, sizeof(name), r->user, SITE_W - 5));
+}
+
+static void blocking(FILE *f, const struct srep_compare *c)
+{
+	size_t *order, n = compare_blocking_pairs(c, &order), i, j, nr, more_sites = 0;
+	const struct srep_block_row *rows;
+	char label[64];
+
+	if (n && n != (size_t)-1) {
+		fprintf(f, "\n%-*s %-*s %10s %10s\n", LABEL_W, "where tasks block", SITE_W,
+			"kernel function <- user frame", "A", "B");
+		for (i = 0; i < n && i < BLOCK_PAIRS_SHOWN; i++) {
+			rows = srep_compare__blocking(c, order[i], &nr);
+			compare_label(label, sizeof(label), c, order[i], LABEL_W);
+			for (j = 0; j < nr && j < BLOCK_ROWS_SHOWN; j++)
+				block_site(f, j ? "" : label, &rows[j]);
+			more_sites += nr - j;
+		}
+		if (more_sites || n > BLOCK_PAIRS_SHOWN)
+			fprintf(f, "  (%zu more sites, %zu more tasks; --json lists them)\n",
+				more_sites, n > BLOCK_PAIRS_SHOWN ? n - BLOCK_PAIRS_SHOWN : 0);
+	}
+	free(order);
+}
+
 static void unmatched(FILE *f, const struct srep_matching *mt, int side)
 {
 	size_t n = srep_matching__nr_unmatched(mt, side), i;
@@ -212,6 +302,7 @@ void compare_text(FILE *f, const struct compare_run *r)
 		100 * SREP_SIGNIFICANT_REL);
 	workload_and_cpus(f, r->c);
 	task_rows(f, r->c);
+	blocking(f, r->c);
 	if (srep_matching__nr_unmatched(mt, 0) || srep_matching__nr_unmatched(mt, 1))
 		fprintf(f, "\n");
 	unmatched(f, mt, 0);

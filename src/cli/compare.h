@@ -32,5 +32,11 @@ const char *compare_label(char *buf, size_t size, const struct srep_compare *c, 
 			  size_t width);
 /* "aarch64, 2 CPUs, perf 6.1.176" */
 const char *compare_describe(char *buf, size_t size, const struct srep_session *s);
+/*
+ * The pairs with a "where tasks block" table, the one whose largest site
+ * has the most time first, into 'order' (room for every pair); returns how
+ * many. (size_t)-1 when out of memory.
+ */
+size_t compare_blocking_pairs(const struct srep_compare *c, size_t **order);
 
 #endif /* SREP_CLI_COMPARE_H */

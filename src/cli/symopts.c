@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * symopts.c - the symbol options every command that resolves callchains
- * takes (CLI_SYMBOL_OPTIONS in cli.h), the symbolizer they feed every event
- * to, and the summary of what resolved.
+ * takes (CLI_SYMBOL_OPTIONS in cli.h; with -a and -b forms for the two
+ * traces of compare), the symbolizer they feed every event to, and the
+ * summary of what resolved.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -20,6 +21,26 @@ bool cli_symbol_opt(struct cli_symbol_args *a, int id, const char *arg)
 	case CLI_SYM_NONE:		a->off = true; return true;
 	default:			return false;
 	}
+}
+
+bool cli_symbol_opt_sides(struct cli_symbol_args sym[3], int id, const char *arg)
+{
+	if (id >= CLI_SYM_KALLSYMS + CLI_SYM_B && id <= CLI_SYM_BUILDID_DIR + CLI_SYM_B)
+		return cli_symbol_opt(&sym[2], id - CLI_SYM_B, arg);
+	if (id >= CLI_SYM_KALLSYMS + CLI_SYM_A && id <= CLI_SYM_BUILDID_DIR + CLI_SYM_A)
+		return cli_symbol_opt(&sym[1], id - CLI_SYM_A, arg);
+	return cli_symbol_opt(&sym[0], id, arg);
+}
+
+void cli_symbol_args_of(const struct cli_symbol_args sym[3], int k, struct cli_symbol_args *out)
+{
+	const struct srep_symbol_opts *own = &sym[k + 1].o, *both = &sym[0].o;
+
+	*out = sym[0];
+	out->o.kallsyms = own->kallsyms ? own->kallsyms : both->kallsyms;
+	out->o.vmlinux = own->vmlinux ? own->vmlinux : both->vmlinux;
+	out->o.symfs = own->symfs ? own->symfs : both->symfs;
+	out->o.buildid_dir = own->buildid_dir ? own->buildid_dir : both->buildid_dir;
 }
 
 int cli_symbols_open(struct cli_symbols *cs, struct srep_session *s,

@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/perf_event.h>
 
 #include "cli.h"
 
@@ -43,13 +44,30 @@ void cli_symbol_args_of(const struct cli_symbol_args sym[3], int k, struct cli_s
 	out->o.buildid_dir = own->buildid_dir ? own->buildid_dir : both->buildid_dir;
 }
 
+/*
+ * Whether any event of the trace can carry a callchain or a user stack. A
+ * pipe announces its events as it goes, so there the answer is always yes.
+ */
+static bool has_stacks(const struct srep_session *s)
+{
+	size_t i, n = srep_session__nr_evsels(s);
+
+	if (srep_session__meta(s)->pipe_mode)
+		return true;
+	for (i = 0; i < n; i++)
+		if (srep_session__evsel_sample_type(s, i) &
+		    (PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_STACK_USER))
+			return true;
+	return false;
+}
+
 int cli_symbols_open(struct cli_symbols *cs, struct srep_session *s,
 		     const struct cli_symbol_args *a)
 {
 	struct srep_error err = { 0 };
 
 	memset(cs, 0, sizeof(*cs));
-	if (a->off)
+	if (a->off || !has_stacks(s))
 		return EXIT_OK;
 	if (srep_symbolizer__new(&cs->sy, s, &a->o, &err))
 		return cli_error(&err);

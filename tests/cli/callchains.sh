@@ -12,26 +12,11 @@ CORPUS="$SREP_TOP_SRCDIR/../shared/corpus/callchains"
 [ -d "$CORPUS" ] || { echo "SKIP: corpus absent" >&2; exit 77; }
 command -v xz >/dev/null || { echo "SKIP: xz absent" >&2; exit 77; }
 
-# symfs ARCH TRIPLET LOADER STRIPPED: the target's files where the trace names them
-symfs() {
-	root="$TMP/root-$1$4"
-	mkdir -p "$root/root" "$root/usr/lib/$2"
-	if [ -n "$4" ]; then
-		ln -s "$CORPUS/$1/blocker.stripped" "$root/root/blocker"
-		ln -s "$CORPUS/$1/blocker.debug" "$root/root/blocker.debug"
-	else
-		ln -s "$CORPUS/$1/blocker" "$root/root/blocker"
-	fi
-	ln -s "$CORPUS/$1/libc.so.6" "$root/usr/lib/$2/libc.so.6"
-	ln -s "$CORPUS/$1/$3" "$root/usr/lib/$2/$3"
-}
-
 for spec in "x86_64 x86_64-linux-gnu ld-linux-x86-64.so.2" \
 	    "arm64 aarch64-linux-gnu ld-linux-aarch64.so.1"; do
 	set -- $spec
-	xz -dc "$CORPUS/$1/kallsyms.xz" >"$TMP/kallsyms-$1"
 	for stripped in "" -stripped; do
-		symfs "$1" "$2" "$3" "$stripped"
+		callchain_symfs "$1" "$2" "$3" "$stripped"
 		for trace in sched-callchain dwarf; do
 			expect_exit 0 "$SREP_BIN" callchains --kallsyms "$TMP/kallsyms-$1" \
 				--symfs "$TMP/root-$1$stripped" --buildid-dir "" "$CORPUS/$1/$trace.data"

@@ -13,17 +13,10 @@ CORPUS="$SREP_TOP_SRCDIR/../shared/corpus/callchains"
 [ -d "$CORPUS" ] || { echo "SKIP: corpus absent" >&2; exit 77; }
 command -v xz >/dev/null || { echo "SKIP: xz absent" >&2; exit 77; }
 
-# symfs ARCH TRIPLET LOADER: the target's files where the trace names them
-symfs() {
-	mkdir -p "$TMP/root-$1/root" "$TMP/root-$1/usr/lib/$2"
-	ln -s "$CORPUS/$1/blocker" "$TMP/root-$1/root/blocker"
-	ln -s "$CORPUS/$1/libc.so.6" "$TMP/root-$1/usr/lib/$2/libc.so.6"
-	ln -s "$CORPUS/$1/$3" "$TMP/root-$1/usr/lib/$2/$3"
-	xz -dc "$CORPUS/$1/kallsyms.xz" >"$TMP/kallsyms-$1"
-	ln -s "$CORPUS/$1/sched-callchain.data" "$TMP/$1.data"
-}
-symfs x86_64 x86_64-linux-gnu ld-linux-x86-64.so.2
-symfs arm64 aarch64-linux-gnu ld-linux-aarch64.so.1
+callchain_symfs x86_64 x86_64-linux-gnu ld-linux-x86-64.so.2
+callchain_symfs arm64 aarch64-linux-gnu ld-linux-aarch64.so.1
+ln -s "$CORPUS/x86_64/sched-callchain.data" "$TMP/x86_64.data"
+ln -s "$CORPUS/arm64/sched-callchain.data" "$TMP/arm64.data"
 cd "$TMP"
 SYMS="--buildid-dir= --kallsyms-a kallsyms-x86_64 --symfs-a root-x86_64
       --kallsyms-b kallsyms-arm64 --symfs-b root-arm64"

@@ -16,15 +16,6 @@ CORPUS="$SREP_TOP_SRCDIR/../shared/corpus/callchains"
 [ -d "$CORPUS" ] || { echo "SKIP: corpus absent" >&2; exit 77; }
 command -v xz >/dev/null || { echo "SKIP: xz absent" >&2; exit 77; }
 
-# symfs ARCH TRIPLET LOADER: the target's files where the trace names them
-symfs() {
-	mkdir -p "$TMP/root-$1/root" "$TMP/root-$1/usr/lib/$2"
-	ln -s "$CORPUS/$1/blocker" "$TMP/root-$1/root/blocker"
-	ln -s "$CORPUS/$1/libc.so.6" "$TMP/root-$1/usr/lib/$2/libc.so.6"
-	ln -s "$CORPUS/$1/$3" "$TMP/root-$1/usr/lib/$2/$3"
-	xz -dc "$CORPUS/$1/kallsyms.xz" >"$TMP/kallsyms-$1"
-}
-
 # perf_frames SCRIPT: perf's frame lines, leading blanks gone, a blank line after each event
 perf_frames() {
 	awk '/^\t/ {sub(/^[ \t]+/, ""); print; next} /^$/ {print ""}' "$1"
@@ -73,7 +64,7 @@ for spec in "x86_64 x86_64-linux-gnu ld-linux-x86-64.so.2" \
 	    "arm64 aarch64-linux-gnu ld-linux-aarch64.so.1" \
 	    "armhf arm-linux-gnueabihf ld-linux-armhf.so.3" "s390x s390x-linux-gnu ld64.so.1"; do
 	set -- $spec
-	symfs "$1" "$2" "$3"
+	callchain_symfs "$1" "$2" "$3"
 	sym="--kallsyms $TMP/kallsyms-$1 --symfs $TMP/root-$1 --buildid-dir="
 	traces=sched-callchain
 	# armhf's dwarf stacks unwind further than the guest perf's (docs/symbols.md)

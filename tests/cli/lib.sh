@@ -53,3 +53,21 @@ info_counts() {
 	     /^[a-z]/ {sec=""}
 	     sec != "" && /^  / {print sec " " $1, $2}' "$TMP/out" | sort
 }
+
+# callchain_symfs ARCH TRIPLET LOADER [-stripped]: the corpus' callchain
+# target files where its traces name them, under $TMP/root-ARCH[-stripped]
+# (the stripped binary with its separate debug file when asked), and the
+# target's kallsyms in $TMP/kallsyms-ARCH. $CORPUS is the callchain corpus.
+callchain_symfs() {
+	root="$TMP/root-$1${4:-}"
+	mkdir -p "$root/root" "$root/usr/lib/$2"
+	if [ -n "${4:-}" ]; then
+		ln -s "$CORPUS/$1/blocker.stripped" "$root/root/blocker"
+		ln -s "$CORPUS/$1/blocker.debug" "$root/root/blocker.debug"
+	else
+		ln -s "$CORPUS/$1/blocker" "$root/root/blocker"
+	fi
+	ln -s "$CORPUS/$1/libc.so.6" "$root/usr/lib/$2/libc.so.6"
+	ln -s "$CORPUS/$1/$3" "$root/usr/lib/$2/$3"
+	[ -f "$TMP/kallsyms-$1" ] || xz -dc "$CORPUS/$1/kallsyms.xz" >"$TMP/kallsyms-$1"
+}

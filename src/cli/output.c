@@ -5,7 +5,8 @@
  *
  * An output is written to a temporary file (or directory) beside its target
  * and renamed into place only when complete: an error or Ctrl-C never
- * leaves half a file or half a tree. The signal handler removes a temporary
+ * leaves half a file or half a tree. A device or FIFO (/dev/null, a named
+ * pipe) is written directly instead. The signal handler removes a temporary
  * file; that path, whether it is a directory, and the interrupt flag are the
  * CLI's only globals.
  */
@@ -119,10 +120,34 @@ static bool same_file(const char *a, const char *b)
 	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+/*
+ * A device, FIFO or socket (/dev/null, /dev/stdout, a named pipe) is written
+ * as it is: renaming a temporary file over it would replace the device
+ * with a regular file. Such an output cannot be atomic anyway.
+ */
+static int open_special(struct cli_out *o, const char *path, const struct stat *sb,
+			struct srep_error *err)
+{
+	if (S_ISDIR(sb->st_mode))
+		return srep_error__set(err, SREP_E_INVAL, "'%s' is a directory", path);
+	o->path = strdup(path);
+	if (!o->path)
+		return srep_error__set(err, SREP_E_NOMEM, "no memory");
+	o->f = fopen(path, "w");
+	if (!o->f) {
+		srep_error__set(err, SREP_E_IO, "'%s': cannot open: %s", path, strerror(errno));
+		free(o->path);
+		o->path = NULL;
+		return SREP_E_IO;
+	}
+	return 0;
+}
+
 int cli_out_open(struct cli_out *o, const char *path, const char *input_path,
 		 struct srep_error *err)
 {
 	const char *slash;
+	struct stat sb;
 	int fd;
 
 	memset(o, 0, sizeof(*o));
@@ -132,6 +157,8 @@ int cli_out_open(struct cli_out *o, const char *path, const char *input_path,
 	}
 	if (same_file(path, input_path))
 		return srep_error__set(err, SREP_E_INVAL, "'%s': refusing to overwrite the input", path);
+	if (!stat(path, &sb) && !S_ISREG(sb.st_mode))
+		return open_special(o, path, &sb, err);
 	o->path = strdup(path);
 	slash = strrchr(path, '/');
 	if (!o->path || asprintf(&o->tmp, "%.*s.schedrep-tmp-XXXXXX",
@@ -276,6 +303,19 @@ static int commit_dir(struct cli_out *o, struct srep_error *err)
 
 /* ---- commit, abort ---- */
 
+static int commit_special(struct cli_out *o, struct srep_error *err)
+{
+	int failed = fflush(o->f) || ferror(o->f);
+
+	failed |= fclose(o->f) != 0;
+	o->f = NULL;
+	if (failed)
+		srep_error__set(err, SREP_E_IO, "'%s': cannot write: %s", o->path, strerror(errno));
+	free(o->path);
+	memset(o, 0, sizeof(*o));
+	return failed ? SREP_E_IO : 0;
+}
+
 int cli_out_commit(struct cli_out *o, struct srep_error *err)
 {
 	mode_t mask;
@@ -286,6 +326,8 @@ int cli_out_commit(struct cli_out *o, struct srep_error *err)
 	if (o->f == stdout)
 		return fflush(stdout) ? srep_error__set(err, SREP_E_IO, "cannot write standard output: %s",
 							strerror(errno)) : 0;
+	if (!o->tmp)
+		return commit_special(o, err);
 	/* new files get the usual mode (mkstemp made it 0600) */
 	mask = umask(0);
 	umask(mask);

@@ -113,6 +113,20 @@ cmp -s "$TMP/x86.data" "$DATA/sample-x86_64.data" || fail "the input changed"
 left=$(ls "$TMP" | grep -v -e '^x86.data$' -e '^cut.data$' -e '^out$' -e '^err$' || true)
 [ -z "$left" ] || fail "files left behind: $left"
 
+# a FIFO (or a device such as /dev/null) as output is written directly, not
+# replaced by a regular file renamed over it
+mkfifo "$TMP/out.fifo"
+cat "$TMP/out.fifo" >"$TMP/from-fifo.json" &
+reader=$!
+expect_exit 0 "$SREP_BIN" convert -q -o "$TMP/out.fifo" "$TMP/x86.data"
+[ -p "$TMP/out.fifo" ] || { kill "$reader"; fail "the output FIFO was replaced"; }
+wait "$reader"
+expect_exit 0 "$SREP_BIN" convert -q -o - "$TMP/x86.data"
+cmp -s "$TMP/out" "$TMP/from-fifo.json" || fail "the FIFO got other bytes than standard output"
+rm -f "$TMP/out.fifo" "$TMP/from-fifo.json"
+expect_exit 1 "$SREP_BIN" convert -q -o "$TMP" "$TMP/x86.data"
+grep -q "is a directory" "$TMP/err" || fail "a directory as output: $(cat "$TMP/err")"
+
 # Ctrl-C while writing: exit 130 and no file (a pipe-mode stream that stalls)
 pipe="$CORPUS/emulated/x86_64-pipe.data"
 if [ -f "$pipe" ]; then

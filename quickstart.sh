@@ -61,9 +61,9 @@ test)
 	# the same suite under AddressSanitizer and UndefinedBehaviorSanitizer
 	build build-asan --enable-sanitizers
 	make -C build-asan -j"$(nproc)" check
-	# the replay suites (threads) under ThreadSanitizer
+	# the suites of threaded code (replay, the exporters' writer) under ThreadSanitizer
 	build build-tsan --enable-tsan
-	make -C build-tsan -j"$(nproc)" check-replay
+	make -C build-tsan -j"$(nproc)" check-threads
 	make -C build -j"$(nproc)" distcheck >/dev/null
 	echo "quickstart: all tests passed"
 	;;

@@ -4,11 +4,81 @@
  * it exists beside stdio).
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "emit.h"
 
 static const char hexdigits[] = "0123456789abcdef";
+
+/*
+ * The writer thread and the buffer it is writing. The two buffers change
+ * hands under the lock: 'pending' is the writer's until it hands it back
+ * as 'spare'. One buffer being written while one fills is enough: the
+ * writer is faster than the formatting, so a deeper queue would only hold
+ * more memory.
+ */
+struct emit_writer {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+	char *spare;		/* written out, ready to fill */
+	char *pending;		/* handed over, being written */
+	size_t pending_len;
+	bool stop;
+	bool failed;
+	int err_no;
+};
+
+static void *writer_main(void *arg)
+{
+	struct emit *e = arg;
+	struct emit_writer *w = e->w;
+	bool failed = false;
+	int err_no = 0;
+
+	pthread_mutex_lock(&w->lock);
+	for (;;) {
+		while (!w->pending && !w->stop)
+			pthread_cond_wait(&w->changed, &w->lock);
+		if (!w->pending)
+			break;
+		pthread_mutex_unlock(&w->lock);
+		if (!failed && fwrite(w->pending, 1, w->pending_len, e->f) != w->pending_len) {
+			failed = true;
+			err_no = errno;
+		}
+		pthread_mutex_lock(&w->lock);
+		w->failed = failed;
+		w->err_no = err_no;
+		w->spare = w->pending;
+		w->pending = NULL;
+		pthread_cond_broadcast(&w->changed);
+	}
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+/* a writer thread, or none (the buffers are written here) when it cannot start */
+static void writer_start(struct emit *e)
+{
+	struct emit_writer *w = calloc(1, sizeof(*w));
+
+	if (!w || !(w->spare = malloc(EMIT_BUF_SIZE))) {
+		free(w);
+		return;
+	}
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->changed, NULL);
+	e->w = w;
+	if (pthread_create(&w->thread, NULL, writer_main, e)) {
+		e->w = NULL;
+		pthread_cond_destroy(&w->changed);
+		pthread_mutex_destroy(&w->lock);
+		free(w->spare);
+		free(w);
+	}
+}
 
 int emit_init(struct emit *e, FILE *f)
 {
@@ -19,23 +89,63 @@ int emit_init(struct emit *e, FILE *f)
 		e->failed = true;
 		return -1;
 	}
+	writer_start(e);
 	return 0;
+}
+
+/* the writer idle, its error taken over; called with the lock held */
+static void writer_idle(struct emit *e)
+{
+	struct emit_writer *w = e->w;
+
+	while (w->pending)
+		pthread_cond_wait(&w->changed, &w->lock);
+	if (w->failed && !e->failed) {
+		e->failed = true;
+		e->err_no = w->err_no;
+	}
 }
 
 void emit_drain(struct emit *e)
 {
+	struct emit_writer *w = e->w;
+
 	if (e->failed || !e->len)
 		return;
-	if (fwrite(e->buf, 1, e->len, e->f) != e->len) {
-		e->failed = true;
-		e->err_no = errno;
+	if (!w) {
+		if (fwrite(e->buf, 1, e->len, e->f) != e->len) {
+			e->failed = true;
+			e->err_no = errno;
+		}
+		e->len = 0;
+		return;
 	}
+	pthread_mutex_lock(&w->lock);
+	writer_idle(e);
+	if (!e->failed) {
+		w->pending = e->buf;
+		w->pending_len = e->len;
+		e->buf = w->spare;
+		w->spare = NULL;
+		pthread_cond_broadcast(&w->changed);
+	}
+	pthread_mutex_unlock(&w->lock);
 	e->len = 0;
+}
+
+void emit_wait(struct emit *e)
+{
+	if (!e->w)
+		return;
+	pthread_mutex_lock(&e->w->lock);
+	writer_idle(e);
+	pthread_mutex_unlock(&e->w->lock);
 }
 
 int emit_flush(struct emit *e)
 {
 	emit_drain(e);
+	emit_wait(e);
 	if (!e->failed && fflush(e->f)) {
 		e->failed = true;
 		e->err_no = errno;
@@ -45,6 +155,20 @@ int emit_flush(struct emit *e)
 
 void emit_free(struct emit *e)
 {
+	struct emit_writer *w = e->w;
+
+	if (w) {
+		pthread_mutex_lock(&w->lock);
+		w->stop = true;
+		pthread_cond_broadcast(&w->changed);
+		pthread_mutex_unlock(&w->lock);
+		pthread_join(w->thread, NULL);
+		pthread_cond_destroy(&w->changed);
+		pthread_mutex_destroy(&w->lock);
+		free(w->spare);
+		free(w);
+		e->w = NULL;
+	}
 	free(e->buf);
 	e->buf = NULL;
 }

@@ -5,7 +5,11 @@
  *
  * The outputs are large (hundreds of bytes per event, millions of events),
  * and stdio's fprintf parses its format string for every field; this writer
- * appends to a 256 KiB buffer and formats numbers by hand. A write error
+ * appends to a 256 KiB buffer and formats numbers by hand. Full buffers are
+ * written by a thread of their own while the next one fills: the write
+ * (copying hundreds of MB into the page cache) then overlaps the decoding
+ * and formatting instead of adding to it. Only that thread touches the FILE
+ * between emit_init() and emit_flush(). A write error
  * sticks (e->failed) and later calls do nothing, so exporters check once,
  * at the end. Strings from the trace are bytes, not text: every string
  * writer here turns any byte sequence into valid JSON or XML.
@@ -22,19 +26,24 @@
 #define EMIT_BUF_SIZE	(256u << 10)
 #define EMIT_MAX_ATOM	64	/* the longest number or escape written in one step */
 
+struct emit_writer;
+
 struct emit {
 	FILE *f;
 	char *buf;
 	size_t len;
 	bool failed;		/* no memory or a write error: nothing more is written */
 	int err_no;		/* errno of the write error, 0 for no memory */
+	struct emit_writer *w;	/* the thread writing full buffers out; NULL: this one */
 };
 
 int emit_init(struct emit *e, FILE *f);		/* 0 or -1 (no memory) */
+/* emit_free() always follows emit_init(): it stops the writer thread */
 /* write out what is buffered and fflush; 0, or -1 when anything failed */
 int emit_flush(struct emit *e);
 void emit_free(struct emit *e);
-void emit_drain(struct emit *e);		/* write the buffer out (no fflush) */
+void emit_drain(struct emit *e);		/* hand the buffer to the writer (no fflush) */
+void emit_wait(struct emit *e);			/* until everything handed over is written */
 
 static inline char *emit_room(struct emit *e, size_t n)
 {
@@ -47,6 +56,7 @@ static inline void emit_raw(struct emit *e, const char *s, size_t n)
 {
 	if (n > EMIT_BUF_SIZE / 2) {
 		emit_drain(e);
+		emit_wait(e);
 		if (!e->failed && fwrite(s, 1, n, e->f) != n)
 			e->failed = true;
 		return;

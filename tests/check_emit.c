@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* check_emit.c - the exporters' hand-written number writers against printf */
+/*
+ * check_emit.c - the exporters' writer: its hand-written numbers against
+ * printf, and the order of what it writes across buffer hand-overs to its
+ * writer thread.
+ */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,26 +11,10 @@
 #include "emit.h"
 #include "testutil.h"
 
+#define NR_VALUES	20000	/* about 400 KB of text: more than one buffer */
+
 typedef void (*emit_fn)(struct emit *e, uint64_t v);
-
-/* what 'fn' writes for v, through a memory stream */
-static void emitted(emit_fn fn, uint64_t v, char *out, size_t size)
-{
-	struct emit e;
-	FILE *f = fmemopen(out, size, "w");
-
-	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(emit_init(&e, f), 0);
-	fn(&e, v);
-	ck_assert_int_eq(emit_flush(&e), 0);
-	emit_free(&e);
-	fclose(f);
-}
-
-static void emit_i64_bits(struct emit *e, uint64_t v)
-{
-	emit_i64(e, (int64_t)v);
-}
+typedef int (*print_fn)(char *buf, size_t size, uint64_t v);
 
 /* every power of ten and its neighbours, the extremes, and pseudo-random values */
 static uint64_t value(unsigned i)
@@ -46,62 +34,116 @@ static uint64_t value(unsigned i)
 	return x >> (i % 64);
 }
 
-START_TEST(u64_and_i64)
+/* NR_VALUES values, a line each, written by 'fn' and by 'print': the same text */
+static void check_writer(emit_fn fn, print_fn print)
 {
-	char got[64], want[64];
+	char *got = NULL, *want = malloc(NR_VALUES * 32), line[32];
+	size_t got_len = 0, want_len = 0;
+	FILE *f = open_memstream(&got, &got_len);
+	struct emit e;
 	unsigned i;
 
-	for (i = 0; i < 20000; i++) {
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(want);
+	ck_assert_int_eq(emit_init(&e, f), 0);
+	for (i = 0; i < NR_VALUES; i++) {
 		uint64_t v = value(i);
+		int n = print(line, sizeof(line), v);
 
-		emitted(emit_u64, v, got, sizeof(got));
-		snprintf(want, sizeof(want), "%" PRIu64, v);
-		ck_assert_str_eq(got, want);
-		emitted(emit_i64_bits, v, got, sizeof(got));
-		snprintf(want, sizeof(want), "%" PRId64, (int64_t)v);
-		ck_assert_str_eq(got, want);
+		fn(&e, v);
+		emit_char(&e, '\n');
+		memcpy(want + want_len, line, (size_t)n);
+		want_len += (size_t)n;
+		want[want_len++] = '\n';
 	}
+	ck_assert_int_eq(emit_flush(&e), 0);
+	emit_free(&e);
+	fclose(f);
+	ck_assert_uint_eq(got_len, want_len);
+	ck_assert(!memcmp(got, want, want_len));
+	free(got);
+	free(want);
+}
+
+static void emit_i64_bits(struct emit *e, uint64_t v)
+{
+	emit_i64(e, (int64_t)v);
+}
+
+static int print_u64(char *buf, size_t size, uint64_t v)
+{
+	return snprintf(buf, size, "%" PRIu64, v);
+}
+
+static int print_i64(char *buf, size_t size, uint64_t v)
+{
+	return snprintf(buf, size, "%" PRId64, (int64_t)v);
+}
+
+static int print_us(char *buf, size_t size, uint64_t v)
+{
+	return snprintf(buf, size, "%" PRIu64 ".%03u", v / 1000, (unsigned)(v % 1000));
+}
+
+static int print_hex(char *buf, size_t size, uint64_t v)
+{
+	return snprintf(buf, size, "0x%" PRIx64, v);
+}
+
+START_TEST(decimal)
+{
+	check_writer(emit_u64, print_u64);
+	check_writer(emit_i64_bits, print_i64);
 }
 END_TEST
 
 START_TEST(microseconds)
 {
-	char got[64], want[64];
-	unsigned i;
-
-	for (i = 0; i < 20000; i++) {
-		uint64_t v = value(i);
-
-		emitted(emit_us, v, got, sizeof(got));
-		snprintf(want, sizeof(want), "%" PRIu64 ".%03u", v / 1000, (unsigned)(v % 1000));
-		ck_assert_str_eq(got, want);
-	}
+	check_writer(emit_us, print_us);
 }
 END_TEST
 
 START_TEST(hex)
 {
-	char got[64], want[64];
-	unsigned i;
+	check_writer(emit_hex, print_hex);
+}
+END_TEST
 
-	for (i = 0; i < 2000; i++) {
-		uint64_t v = value(i);
+/* a string longer than half a buffer goes straight to the file, after what came before */
+START_TEST(long_string_in_order)
+{
+	size_t long_len = EMIT_BUF_SIZE, got_len = 0;
+	char *got = NULL, *s = malloc(long_len);
+	FILE *f = open_memstream(&got, &got_len);
+	struct emit e;
 
-		emitted(emit_hex, v, got, sizeof(got));
-		snprintf(want, sizeof(want), "0x%" PRIx64, v);
-		ck_assert_str_eq(got, want);
-	}
+	ck_assert_ptr_nonnull(s);
+	memset(s, 'x', long_len);
+	ck_assert_int_eq(emit_init(&e, f), 0);
+	emit_lit(&e, "before");
+	emit_raw(&e, s, long_len);
+	emit_lit(&e, "after");
+	ck_assert_int_eq(emit_flush(&e), 0);
+	emit_free(&e);
+	fclose(f);
+	ck_assert_uint_eq(got_len, long_len + 11);
+	ck_assert(!memcmp(got, "before", 6));
+	ck_assert(!memcmp(got + 6, s, long_len));
+	ck_assert(!memcmp(got + 6 + long_len, "after", 5));
+	free(got);
+	free(s);
 }
 END_TEST
 
 int main(void)
 {
 	Suite *s = suite_create("emit");
-	TCase *tc = tcase_create("numbers");
+	TCase *tc = tcase_create("emit");
 
-	tcase_add_test(tc, u64_and_i64);
+	tcase_add_test(tc, decimal);
 	tcase_add_test(tc, microseconds);
 	tcase_add_test(tc, hex);
+	tcase_add_test(tc, long_string_in_order);
 	suite_add_tcase(s, tc);
 	return tu_run_suite(s);
 }

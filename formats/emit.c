@@ -236,7 +236,7 @@ void emit_hex(struct emit *e, uint64_t v)
 
 void emit_us(struct emit *e, uint64_t ns)
 {
-	char tmp[32], *end = tmp + sizeof(tmp), *p;
+	char tmp[64], *end = tmp + 28, *p, *out = emit_room(e, 32);
 	unsigned frac = (unsigned)(ns % 1000);
 
 	end[-1] = (char)('0' + frac % 10);
@@ -244,7 +244,11 @@ void emit_us(struct emit *e, uint64_t ns)
 	end[-3] = (char)('0' + frac / 100);
 	end[-4] = '.';
 	p = u64_digits(end - 4, ns / 1000);
-	emit_raw(e, p, (size_t)(end - p));
+	/* as in emit_u64: a fixed copy (at most 24 bytes are text), the tail ignored */
+	if (!out)
+		return;
+	memcpy(out, p, 32);
+	e->len += (size_t)(end - p);
 }
 
 /* ---- UTF-8 ---- */

@@ -32,6 +32,20 @@
 #define CPUS_PID	1073741824
 #define CPU_TID(cpu)	(CPUS_PID + 1 + (cpu))
 
+/*
+ * ',"pid":P,"tid":T' as written, for the pairs seen last: every line has
+ * one, and a lookup here costs a fraction of formatting two numbers
+ * (direct-mapped on the tid; a collision only means formatting again).
+ */
+#define PID_TID_SLOTS	1024
+#define PID_TID_MAX	(sizeof(",\"pid\":-2147483648,\"tid\":-2147483648") - 1)
+
+struct pid_tid_text {
+	int32_t pid, tid;
+	uint8_t len;			/* 0: empty */
+	char text[PID_TID_MAX];
+};
+
 struct pf {
 	const struct srep_export_ctx *ctx;
 	struct emit out;
@@ -42,6 +56,7 @@ struct pf {
 	char *text;			/* one frame's text */
 	size_t text_cap;
 	struct frame_cache texts;	/* every frame's text, rendered once */
+	struct pid_tid_text ids[PID_TID_SLOTS];
 	bool nomem;
 };
 
@@ -50,6 +65,32 @@ struct pf {
 static bool in_window(const struct pf *p, uint64_t t)
 {
 	return t >= p->ctx->from && t <= p->ctx->to;
+}
+
+static void emit_pid_tid(struct pf *p, int32_t pid, int32_t tid)
+{
+	struct pid_tid_text *c = &p->ids[(uint32_t)tid % PID_TID_SLOTS];
+	struct emit *e = &p->out;
+	size_t start;
+
+	if (c->len && c->pid == pid && c->tid == tid) {
+		emit_raw(e, c->text, c->len);
+		return;
+	}
+	/* room for the text and the numbers' scratch: no drain in between */
+	if (!emit_room(e, 2 * EMIT_MAX_ATOM))
+		return;
+	start = e->len;
+	emit_lit(e, ",\"pid\":");
+	emit_i64(e, pid);
+	emit_lit(e, ",\"tid\":");
+	emit_i64(e, tid);
+	if (e->len - start <= PID_TID_MAX) {
+		c->pid = pid;
+		c->tid = tid;
+		c->len = (uint8_t)(e->len - start);
+		memcpy(c->text, e->buf + start, c->len);
+	}
 }
 
 /*
@@ -71,10 +112,7 @@ static void head(struct pf *p, char ph, const char *name, bool ours, int32_t pid
 	} else {
 		emit_json_cstr(e, name);
 	}
-	emit_lit(e, ",\"pid\":");
-	emit_i64(e, pid);
-	emit_lit(e, ",\"tid\":");
-	emit_i64(e, tid);
+	emit_pid_tid(p, pid, tid);
 	emit_lit(e, ",\"ts\":");
 	emit_us(e, ts);
 }

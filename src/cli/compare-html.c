@@ -303,11 +303,12 @@ static void charts(FILE *f, const struct compare_run *r)
 
 /* ---- tables ---- */
 
-static void diff_cells(FILE *f, const struct srep_diff *d)
+/* A, B, B-A and B/A cells of a difference */
+static void value_cells(FILE *f, const struct srep_diff *d)
 {
 	char a[32], b[32], x[32];
 
-	fprintf(f, "<td class='m'>%s</td><td>%s</td><td>%s</td><td>%s</td>", d->metric,
+	fprintf(f, "<td>%s</td><td>%s</td><td>%s</td>",
 		compare_fmt(a, sizeof(a), d->unit, d->a, false),
 		compare_fmt(b, sizeof(b), d->unit, d->b, false),
 		compare_fmt(x, sizeof(x), d->unit, d->diff, true));
@@ -315,6 +316,12 @@ static void diff_cells(FILE *f, const struct srep_diff *d)
 		fprintf(f, "<td>-</td>");
 	else
 		fprintf(f, "<td>%.2f</td>", d->ratio);
+}
+
+static void diff_cells(FILE *f, const struct srep_diff *d)
+{
+	fprintf(f, "<td class='m'>%s</td>", d->metric);
+	value_cells(f, d);
 	fprintf(f, "<td>%s</td></tr>\n", d->significant ? "*" : "");
 }
 
@@ -361,7 +368,6 @@ static void tables(FILE *f, const struct compare_run *r)
 static void block_row(FILE *f, const char *label, const struct srep_block_row *r)
 {
 	const struct srep_diff *d = &r->blocked;
-	char a[32], b[32], x[32];
 
 	fprintf(f, "<tr%s><td>", d->significant ? " class='sig'" : "");
 	esc(f, label);
@@ -369,14 +375,8 @@ static void block_row(FILE *f, const char *label, const struct srep_block_row *r
 	esc(f, r->kernel ? r->kernel : "-");
 	fprintf(f, "</td><td class='m'>");
 	esc(f, r->user ? r->user : "-");
-	fprintf(f, "</td><td>%s</td><td>%s</td><td>%s</td>",
-		compare_fmt(a, sizeof(a), d->unit, d->a, false),
-		compare_fmt(b, sizeof(b), d->unit, d->b, false),
-		compare_fmt(x, sizeof(x), d->unit, d->diff, true));
-	if (isnan(d->ratio))
-		fprintf(f, "<td>-</td>");
-	else
-		fprintf(f, "<td>%.2f</td>", d->ratio);
+	fprintf(f, "</td>");
+	value_cells(f, d);
 	fprintf(f, "<td>%s</td><td>%" PRIu64 " / %" PRIu64 "</td></tr>\n",
 		d->significant ? "*" : "", r->count[0], r->count[1]);
 }

@@ -4,10 +4,13 @@
 #
 # For each trace, with the target's files in a temporary symfs and its
 # kallsyms decompressed, schedrep convert to standard output:
-#   perfetto  --no-symbols, then with --kallsyms K --symfs S (sleep slices
-#             name where tasks blocked, every callchain an instant with its
-#             stack), and the ratio with / without: the issue's target is at
-#             most 2x
+#   perfetto  --no-symbols (no stacks at all); symbols on but no symbol
+#             files (every callchain an instant with its stack of addresses);
+#             with --kallsyms K --symfs S (sleep slices name where tasks
+#             blocked, the stacks are named). Ratios: with symbols over each
+#             of the two: the issue's target is at most 2x. The stacks make
+#             the output several times larger, so "sym / addr" is what
+#             resolving costs, "sym / no-sym" also pays for the larger output
 #   json      the same for the lossless JSON (with symbols, every callchain's
 #             frames resolved)
 #   script    schedrep callchains (resolve and print every frame), and its
@@ -39,6 +42,10 @@ done
 [ -x "$SCHEDREP" ] || { echo "bench: build schedrep first ($SCHEDREP)" >&2; exit 2; }
 [ -d "$CORPUS" ] || { echo "bench: no corpus at $CORPUS" >&2; exit 2; }
 PERF=$(command -v perf || true)
+# symbols on, but no file to take them from: every frame stays an address
+mkdir "$WORK/no-files"
+: >"$WORK/no-kallsyms"
+NOFILES="--kallsyms $WORK/no-kallsyms --symfs $WORK/no-files --buildid-dir="
 
 # median wall seconds of a command, "-" if it failed (JSON: perf's field list has commas)
 wall() {
@@ -66,26 +73,33 @@ row() {
 	frames=$("$SCHEDREP" info --json $3 "$2" 2>/dev/null |
 		 awk -F: '/"frames"/ {gsub(/[ \t,]/, "", $2); print $2}')
 	pa=$(wall "$SCHEDREP convert -q --no-symbols -o - $2")
+	pn=$(wall "$SCHEDREP convert -q $NOFILES -o - $2")
 	pb=$(wall "$SCHEDREP convert -q $3 -o - $2")
 	ja=$(wall "$SCHEDREP convert -q -f json --no-symbols -o - $2")
+	jn=$(wall "$SCHEDREP convert -q -f json $NOFILES -o - $2")
 	jb=$(wall "$SCHEDREP convert -q -f json $3 -o - $2")
 	cc=$(wall "$SCHEDREP callchains -q $3 $2")
 	ps=-
 	if [ -n "$PERF" ] && "$PERF" script -i "$2" >/dev/null 2>&1; then
 		ps=$(wall "$PERF script -F comm,tid,time,event,ip,sym,symoff,dso $4 -i $2")
 	fi
-	awk -v n="$1" -v f="${frames:-0}" -v pa="$pa" -v pb="$pb" -v ja="$ja" -v jb="$jb" \
-	    -v c="$cc" -v p="$ps" 'BEGIN {
-		printf "%-40s %7d %6.1f %6.1f %5.2fx %6.1f %6.1f %5.2fx %6.1f ", n, f, pa * 1e3,
-		       pb * 1e3, pb / pa, ja * 1e3, jb * 1e3, jb / ja, c * 1e3
+	awk -v n="$1" -v f="${frames:-0}" -v pa="$pa" -v pn="$pn" -v pb="$pb" -v ja="$ja" \
+	    -v jn="$jn" -v jb="$jb" -v c="$cc" -v p="$ps" 'BEGIN {
+		printf "%-40s %7d %6.1f %6.1f %6.1f %5.2fx %5.2fx %6.1f %6.1f %6.1f %5.2fx %5.2fx %6.1f ",
+		       n, f, pa * 1e3, pn * 1e3, pb * 1e3, pb / pa, pb / pn,
+		       ja * 1e3, jn * 1e3, jb * 1e3, jb / ja, jb / jn, c * 1e3
 		if (p == "-") printf "%7s %6s\n", "-", "-"; else printf "%7.1f %5.2fx\n", p * 1e3, p / c }'
 }
 
 echo "schedrep: $SCHEDREP; perf: ${PERF:-absent}; $RUNS runs each; load: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) CPUs"
-echo "median wall ms; convert writes to standard output (discarded); ratio: with symbols / without"
-printf "%-40s %7s %6s %6s %6s %6s %6s %6s %6s %7s %6s\n" "" "" perfetto "" "" json "" "" "" "perf" ""
-printf "%-40s %7s %6s %6s %6s %6s %6s %6s %6s %7s %6s\n" trace frames no-sym sym ratio no-sym sym \
-	ratio callch script perf/us
+echo "median wall ms; convert writes to standard output (discarded)"
+echo "no-sym: --no-symbols (no stacks at all); addr: symbols on, no symbol files (stacks of"
+echo "addresses: the same output shape); sym: the target's files. Ratios: sym / no-sym, sym / addr"
+printf "%-40s %7s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %7s %6s\n" "" "" perfetto "" "" "" "" \
+	json "" "" "" "" "" "perf" ""
+printf "%-40s %7s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %7s %6s\n" trace frames no-sym addr \
+	sym /nosym /addr no-sym addr sym /nosym /addr callch script perf/us
+
 for spec in "x86_64 x86_64-linux-gnu ld-linux-x86-64.so.2" "arm64 aarch64-linux-gnu ld-linux-aarch64.so.1" \
 	    "armhf arm-linux-gnueabihf ld-linux-armhf.so.3" "s390x s390x-linux-gnu ld64.so.1"; do
 	set -- $spec

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "blocking.h"
+#include "grow.h"
 
 void blk_table_free(struct blk_table *t)
 {
@@ -70,15 +71,10 @@ static int add_site(struct blk_table *t, const char *kernel, const char *user, u
 {
 	struct blk_site *v;
 
-	if (t->nr == t->cap) {
-		uint32_t cap = t->cap ? 2 * t->cap : 64;
-
-		v = realloc(t->sites, cap * sizeof(*v));
-		if (!v)
-			return SREP_E_NOMEM;
-		t->sites = v;
-		t->cap = cap;
-	}
+	v = grow_array(t->sites, &t->cap, t->nr, sizeof(*v), 64);
+	if (!v)
+		return SREP_E_NOMEM;
+	t->sites = v;
 	v = &t->sites[t->nr];
 	v->kernel = kernel ? strdup(kernel) : NULL;
 	v->user = user ? strdup(user) : NULL;
@@ -133,15 +129,11 @@ static int entry_of(struct blk_task *bt, uint32_t site, uint32_t *out)
 	if (i == bt->nr && bt->nr >= BLK_MAX_PER_TASK - 1 && site != BLK_OTHER)
 		return entry_of(bt, BLK_OTHER, out);
 	if (i == bt->nr) {
-		if (bt->nr == bt->cap) {
-			uint32_t cap = bt->cap ? 2 * bt->cap : 4;
-			struct blk_entry *v = realloc(bt->v, cap * sizeof(*v));
+		struct blk_entry *v = grow_array(bt->v, &bt->cap, bt->nr, sizeof(*v), 4);
 
-			if (!v)
-				return SREP_E_NOMEM;
-			bt->v = v;
-			bt->cap = cap;
-		}
+		if (!v)
+			return SREP_E_NOMEM;
+		bt->v = v;
 		bt->v[bt->nr++] = (struct blk_entry){ .site = site };
 	}
 	*out = i;

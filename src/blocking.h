@@ -29,7 +29,8 @@ struct blk_table {
 		char *kernel, *user;	/* NULL: that side unknown */
 		uint64_t hash;
 	} *sites;
-	uint32_t nr, cap;
+	uint32_t nr;
+	size_t cap;
 	uint32_t *slots;		/* open addressing: site index + 1, 0 empty */
 	size_t nr_slots;
 };
@@ -40,7 +41,8 @@ struct blk_task {
 		uint32_t site;
 		uint64_t ns, count;
 	} *v;
-	uint32_t nr, cap;
+	uint32_t nr;
+	size_t cap;
 	uint32_t open;			/* entry of the sleep in progress, BLK_NONE none */
 };
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "grow.h"
 
 /* ---- perf_event_attr ---- */
 
@@ -163,23 +164,18 @@ struct evsel *evsel_by_id(const struct srep_session *s, uint64_t id)
 struct evsel *evsel_add(struct srep_session *s, const struct perf_attr *attr,
 			struct srep_error *err)
 {
-	struct evsel *ev;
+	struct evsel *ev, *n;
 
 	if (s->nr_evsels >= SREP_MAX_ATTRS) {
 		srep_error__set(err, SREP_E_LIMIT, "more than %u event descriptions", SREP_MAX_ATTRS);
 		return NULL;
 	}
-	if (s->nr_evsels == s->cap_evsels) {
-		size_t cap = s->cap_evsels ? s->cap_evsels * 2 : 8;
-		struct evsel *n = realloc(s->evsels, cap * sizeof(*n));
-
-		if (!n) {
-			srep_error__set(err, SREP_E_NOMEM, "no memory for event descriptions");
-			return NULL;
-		}
-		s->evsels = n;
-		s->cap_evsels = cap;
+	n = grow_array(s->evsels, &s->cap_evsels, s->nr_evsels, sizeof(*n), 8);
+	if (!n) {
+		srep_error__set(err, SREP_E_NOMEM, "no memory for event descriptions");
+		return NULL;
 	}
+	s->evsels = n;
 	ev = &s->evsels[s->nr_evsels++];
 	memset(ev, 0, sizeof(*ev));
 	ev->attr = *attr;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "grow.h"
 
 enum {
 	FEAT_TRACING_DATA = 1, FEAT_BUILD_ID, FEAT_HOSTNAME, FEAT_OSRELEASE, FEAT_VERSION,
@@ -110,15 +111,10 @@ static int add_build_id(struct srep_session *s, const uint8_t *p, size_t size, b
 	size_t name_len = size - BUILD_ID_HDR;
 	uint16_t misc = srep_get16(p + 4, s->swap);
 
-	if (s->nr_build_ids == s->cap_build_ids) {
-		size_t cap = s->cap_build_ids ? s->cap_build_ids * 2 : 16;
-
-		b = realloc(s->build_ids, cap * sizeof(*b));
-		if (!b)
-			return srep_error__set(err, SREP_E_NOMEM, "no memory for build ids");
-		s->build_ids = b;
-		s->cap_build_ids = cap;
-	}
+	b = grow_array(s->build_ids, &s->cap_build_ids, s->nr_build_ids, sizeof(*b), 16);
+	if (!b)
+		return srep_error__set(err, SREP_E_NOMEM, "no memory for build ids");
+	s->build_ids = b;
 	b = &s->build_ids[s->nr_build_ids];
 	memset(b, 0, sizeof(*b));
 	b->misc = misc;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "loss.h"
+#include "grow.h"
 
 #define LOSS_MAX_CPUS (1u << 20)	/* CPU numbers from files are capped before indexing */
 
@@ -49,15 +50,10 @@ static int add_interval(struct loss_tracker *lt, uint64_t start, uint64_t end)
 {
 	struct loss_interval *n;
 
-	if (lt->nr == lt->cap) {
-		size_t cap = lt->cap ? lt->cap * 2 : 16;
-
-		n = realloc(lt->v, cap * sizeof(*n));
-		if (!n)
-			return -1;
-		lt->v = n;
-		lt->cap = cap;
-	}
+	n = grow_array(lt->v, &lt->cap, lt->nr, sizeof(*n), 16);
+	if (!n)
+		return -1;
+	lt->v = n;
 	lt->v[lt->nr++] = (struct loss_interval){ start, end };
 	return 0;
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "sym_local.h"
+#include "grow.h"
 
 void maps_init(struct maps *m)
 {
@@ -71,20 +72,16 @@ static int rehash(struct maps *m)
 static struct proc_maps *get_proc(struct maps *m, int32_t pid)
 {
 	struct proc_maps *p = find_proc(m, pid), *n;
-	size_t cap, i;
+	size_t i;
 
 	if (p)
 		return p;
 	if (m->nr == UINT32_MAX - 1)
 		return NULL;
-	if (m->nr == m->cap) {
-		cap = m->cap ? m->cap * 2 : 16;
-		n = realloc(m->procs, cap * sizeof(*n));
-		if (!n)
-			return NULL;
-		m->procs = n;
-		m->cap = cap;
-	}
+	n = grow_array(m->procs, &m->cap, m->nr, sizeof(*n), 16);
+	if (!n)
+		return NULL;
+	m->procs = n;
 	p = &m->procs[m->nr++];
 	memset(p, 0, sizeof(*p));
 	p->pid = pid;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "grow.h"
 
 #define ROOT SIZE_MAX		/* parent of a task whose parent is not a candidate */
 
@@ -153,15 +154,11 @@ static void side_free(struct side *sd)
 
 static int list_add(struct side *sd, const struct srep_task *t)
 {
-	if (sd->nr_list == sd->cap_list) {
-		size_t cap = sd->cap_list ? 2 * sd->cap_list : 64;
-		const struct srep_task **n = realloc(sd->list, cap * sizeof(*n));
+	const struct srep_task **n = grow_array(sd->list, &sd->cap_list, sd->nr_list, sizeof(*n), 64);
 
-		if (!n)
-			return SREP_E_NOMEM;
-		sd->list = n;
-		sd->cap_list = cap;
-	}
+	if (!n)
+		return SREP_E_NOMEM;
+	sd->list = n;
 	sd->list[sd->nr_list++] = t;
 	return 0;
 }
@@ -174,15 +171,11 @@ static int pair_add(struct srep_matching *mt, struct cand *ca, size_t na, struct
 	size_t n[2] = { na, nb }, i;
 	int side;
 
-	if (mt->nr_pairs == mt->cap_pairs) {
-		size_t cap = mt->cap_pairs ? 2 * mt->cap_pairs : 64;
-		struct pair *p = realloc(mt->pairs, cap * sizeof(*p));
+	struct pair *p = grow_array(mt->pairs, &mt->cap_pairs, mt->nr_pairs, sizeof(*p), 64);
 
-		if (!p)
-			return SREP_E_NOMEM;
-		mt->pairs = p;
-		mt->cap_pairs = cap;
-	}
+	if (!p)
+		return SREP_E_NOMEM;
+	mt->pairs = p;
 	for (side = 0; side < 2; side++) {
 		mt->pairs[mt->nr_pairs].off[side] = mt->side[side].nr_list;
 		mt->pairs[mt->nr_pairs].nr[side] = n[side];

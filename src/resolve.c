@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "symbolizer.h"
+#include "grow.h"
 
 #define NO_DSO UINT32_MAX
 
@@ -246,17 +247,11 @@ static void count(struct srep_symbolizer *sy, enum srep_frame_mode mode, int ok,
 
 static int raw_push(struct srep_symbolizer *sy, enum srep_frame_mode mode, uint64_t addr)
 {
-	struct sym_raw *n;
-	size_t cap;
+	struct sym_raw *n = grow_array(sy->raw, &sy->cap_raw, sy->nr_raw, sizeof(*n), 256);
 
-	if (sy->nr_raw == sy->cap_raw) {
-		cap = sy->cap_raw ? sy->cap_raw * 2 : 256;
-		n = realloc(sy->raw, cap * sizeof(*n));
-		if (!n)
-			return SREP_E_NOMEM;
-		sy->raw = n;
-		sy->cap_raw = cap;
-	}
+	if (!n)
+		return SREP_E_NOMEM;
+	sy->raw = n;
 	sy->raw[sy->nr_raw++] = (struct sym_raw){ addr, mode };
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "grow.h"
 
 /* ---- errors and owned memory ---- */
 
@@ -57,17 +58,12 @@ void *sess_keep(struct srep_session *s, void *p)
 
 	if (!p)
 		return NULL;
-	if (s->nr_owned == s->cap_owned) {
-		size_t cap = s->cap_owned ? s->cap_owned * 2 : 32;
-
-		n = realloc(s->owned, cap * sizeof(*n));
-		if (!n) {
-			free(p);
-			return NULL;
-		}
-		s->owned = n;
-		s->cap_owned = cap;
+	n = grow_array(s->owned, &s->cap_owned, s->nr_owned, sizeof(*n), 32);
+	if (!n) {
+		free(p);
+		return NULL;
 	}
+	s->owned = n;
 	s->owned[s->nr_owned++] = p;
 	return p;
 }

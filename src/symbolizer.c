@@ -15,6 +15,7 @@
 
 #include "sym_local.h"
 #include "symbolizer.h"
+#include "grow.h"
 
 #define KERNEL_NAME	"[kernel.kallsyms]"
 #define PROT_EXEC_BIT	0x4
@@ -78,17 +79,12 @@ static int find_dso(const struct srep_symbolizer *sy, const char *name)
 
 static int append_dso(struct srep_symbolizer *sy, struct sym_dso *d)
 {
-	struct sym_dso **n;
-	size_t cap, j;
+	struct sym_dso **n = grow_array(sy->dsos, &sy->cap_dsos, sy->nr_dsos, sizeof(*n), 16);
+	size_t j;
 
-	if (sy->nr_dsos == sy->cap_dsos) {
-		cap = sy->cap_dsos ? sy->cap_dsos * 2 : 16;
-		n = realloc(sy->dsos, cap * sizeof(*n));
-		if (!n)
-			return SREP_E_NOMEM;
-		sy->dsos = n;
-		sy->cap_dsos = cap;
-	}
+	if (!n)
+		return SREP_E_NOMEM;
+	sy->dsos = n;
 	sy->dsos[sy->nr_dsos++] = d;
 	/* keep the slots at most half full; rehashing places the new one too */
 	if (2 * sy->nr_dsos > sy->nr_dso_slots) {

@@ -20,20 +20,15 @@
 #include <string.h>
 
 #include "sym_local.h"
+#include "grow.h"
 
 int symtab_add(struct symtab *t, const struct sym_entry *e)
 {
-	struct sym_entry *n;
-	size_t cap;
+	struct sym_entry *n = grow_array(t->e, &t->cap, t->nr, sizeof(*n), 256);
 
-	if (t->nr == t->cap) {
-		cap = t->cap ? t->cap * 2 : 256;
-		n = realloc(t->e, cap * sizeof(*n));
-		if (!n)
-			return SREP_E_NOMEM;
-		t->e = n;
-		t->cap = cap;
-	}
+	if (!n)
+		return SREP_E_NOMEM;
+	t->e = n;
 	t->e[t->nr] = *e;
 	t->e[t->nr].order = (uint32_t)t->nr;
 	t->nr++;

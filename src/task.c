@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "grow.h"
 
 void task_table_init(struct task_table *tt)
 {
@@ -94,19 +95,14 @@ struct srep_task *task_find(const struct task_table *tt, int32_t tid)
 
 struct srep_task *task_new(struct task_table *tt, int32_t tid)
 {
-	struct srep_task *t;
+	struct srep_task *t, **n;
 
 	if ((tt->nr + 1) * 2 > tt->nr_slots && rehash(tt))
 		return NULL;
-	if (tt->nr == tt->cap) {
-		size_t cap = tt->cap ? tt->cap * 2 : 256;
-		struct srep_task **n = realloc(tt->tasks, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		tt->tasks = n;
-		tt->cap = cap;
-	}
+	n = grow_array(tt->tasks, &tt->cap, tt->nr, sizeof(*n), 256);
+	if (!n)
+		return NULL;
+	tt->tasks = n;
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
@@ -133,15 +129,10 @@ int task_set_comm(struct srep_task *t, const char *comm, uint64_t time)
 
 	if (!comm[0] || strcmp(t->comm, comm) == 0)
 		return 0;
-	if (t->nr_comms == t->cap_comms) {
-		size_t cap = t->cap_comms ? t->cap_comms * 2 : 2;
-
-		c = realloc(t->comms, cap * sizeof(*c));
-		if (!c)
-			return SREP_E_NOMEM;
-		t->comms = c;
-		t->cap_comms = cap;
-	}
+	c = grow_array(t->comms, &t->cap_comms, t->nr_comms, sizeof(*c), 2);
+	if (!c)
+		return SREP_E_NOMEM;
+	t->comms = c;
 	c = &t->comms[t->nr_comms++];
 	c->time = time;
 	snprintf(c->comm, sizeof(c->comm), "%s", comm);

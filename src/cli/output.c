@@ -303,19 +303,6 @@ static int commit_dir(struct cli_out *o, struct srep_error *err)
 
 /* ---- commit, abort ---- */
 
-static int commit_special(struct cli_out *o, struct srep_error *err)
-{
-	int failed = fflush(o->f) || ferror(o->f);
-
-	failed |= fclose(o->f) != 0;
-	o->f = NULL;
-	if (failed)
-		srep_error__set(err, SREP_E_IO, "'%s': cannot write: %s", o->path, strerror(errno));
-	free(o->path);
-	memset(o, 0, sizeof(*o));
-	return failed ? SREP_E_IO : 0;
-}
-
 int cli_out_commit(struct cli_out *o, struct srep_error *err)
 {
 	mode_t mask;
@@ -326,16 +313,16 @@ int cli_out_commit(struct cli_out *o, struct srep_error *err)
 	if (o->f == stdout)
 		return fflush(stdout) ? srep_error__set(err, SREP_E_IO, "cannot write standard output: %s",
 							strerror(errno)) : 0;
-	if (!o->tmp)
-		return commit_special(o, err);
-	/* new files get the usual mode (mkstemp made it 0600) */
-	mask = umask(0);
-	umask(mask);
-	fchmod(fileno(o->f), 0666 & ~mask);
+	/* new files get the usual mode (mkstemp made it 0600); a device is left as it is */
+	if (o->tmp) {
+		mask = umask(0);
+		umask(mask);
+		fchmod(fileno(o->f), 0666 & ~mask);
+	}
 	failed = fflush(o->f) || ferror(o->f);
 	failed |= fclose(o->f) != 0;
 	o->f = NULL;
-	if (failed || rename(o->tmp, o->path)) {
+	if (failed || (o->tmp && rename(o->tmp, o->path))) {
 		srep_error__set(err, SREP_E_IO, "'%s': cannot write: %s", o->path, strerror(errno));
 		cli_out_abort(o);
 		return SREP_E_IO;

@@ -151,7 +151,13 @@ struct cli_symbols {
 	size_t nr, cap;
 };
 
-/* EXIT_OK, or an error message and EXIT_FAIL; with --no-symbols no symbolizer */
+/*
+ * The session's symbolizer, or none (*sy NULL, 0) with --no-symbols or when
+ * no event of the trace can carry a callchain or a user stack
+ */
+int cli_symbolizer_new(struct srep_symbolizer **sy, struct srep_session *s,
+		       const struct cli_symbol_args *a, struct srep_error *err);
+/* cli_symbolizer_new(); EXIT_OK, or an error message and EXIT_FAIL */
 int cli_symbols_open(struct cli_symbols *cs, struct srep_session *s,
 		     const struct cli_symbol_args *a);
 /* track the event's mappings and resolve its callchain into cs->frames (cs->nr) */

@@ -123,7 +123,7 @@ static int make_selection(struct side *sd, const struct compare_opts *o, struct 
 	return ret ? ret : srep_selection__resolve(sd->sel, sd->s, err);
 }
 
-/* side k's symbolizer, fed to its metrics (none with --no-symbols) */
+/* side k's symbolizer, fed to its metrics (none with --no-symbols or without stacks) */
 static int symbols_of(struct side *sd, const struct compare_opts *o, int k,
 		      struct srep_error *err)
 {
@@ -131,10 +131,8 @@ static int symbols_of(struct side *sd, const struct compare_opts *o, int k,
 	int ret;
 
 	cli_symbol_args_of(o->sym, k, &a);
-	if (a.off)
-		return 0;
-	ret = srep_symbolizer__new(&sd->cs.sy, sd->s, &a.o, err);
-	if (!ret)
+	ret = cli_symbolizer_new(&sd->cs.sy, sd->s, &a, err);
+	if (!ret && sd->cs.sy)
 		srep_metrics__set_symbolizer(sd->m, sd->cs.sy);
 	return ret;
 }

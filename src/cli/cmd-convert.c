@@ -225,8 +225,8 @@ static int prepare(struct run *r, const struct convert_opts *o, const char *inpu
 		r->ctx.sel = o->sel;
 	}
 	/* only formats that show callchains pay for resolving them */
-	if (!ret && (r->x->flags & SREP_EXPORT_SYMBOLS) && !o->sym.off)
-		ret = srep_symbolizer__new(&r->ctx.symbols, r->s, &o->sym.o, err);
+	if (!ret && (r->x->flags & SREP_EXPORT_SYMBOLS))
+		ret = cli_symbolizer_new(&r->ctx.symbols, r->s, &o->sym, err);
 	return ret;
 }
 

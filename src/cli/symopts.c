@@ -61,15 +61,22 @@ static bool has_stacks(const struct srep_session *s)
 	return false;
 }
 
+int cli_symbolizer_new(struct srep_symbolizer **sy, struct srep_session *s,
+		       const struct cli_symbol_args *a, struct srep_error *err)
+{
+	*sy = NULL;
+	if (a->off || !has_stacks(s))
+		return 0;
+	return srep_symbolizer__new(sy, s, &a->o, err);
+}
+
 int cli_symbols_open(struct cli_symbols *cs, struct srep_session *s,
 		     const struct cli_symbol_args *a)
 {
 	struct srep_error err = { 0 };
 
 	memset(cs, 0, sizeof(*cs));
-	if (a->off || !has_stacks(s))
-		return EXIT_OK;
-	if (srep_symbolizer__new(&cs->sy, s, &a->o, &err))
+	if (cli_symbolizer_new(&cs->sy, s, a, &err))
 		return cli_error(&err);
 	return EXIT_OK;
 }

@@ -24,7 +24,7 @@
 /* records of 8..64 bytes whose bytes say where they are */
 static uint8_t *record_stream(size_t nr, size_t *len, size_t **ends)
 {
-	struct tu_buf b = { 0 };
+	struct fx_buf b = { 0 };
 	size_t i, k;
 
 	*ends = calloc(nr, sizeof(**ends));

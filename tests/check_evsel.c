@@ -35,7 +35,7 @@ static struct srep_session *fake_session(bool be)
 /* ------------------------------------------------------------------ */
 
 /* every field a distinct value, in the order and widths of A.4 */
-static void put_attr(struct tu_buf *b, uint32_t len, uint32_t size_field, uint64_t flags)
+static void put_attr(struct fx_buf *b, uint32_t len, uint32_t size_field, uint64_t flags)
 {
 	size_t start = b->len;
 
@@ -106,7 +106,7 @@ START_TEST(attr_every_size_both_orders)
 
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
 		for (be = 0; be < 2; be++) {
-			struct tu_buf b = { .be = be };
+			struct fx_buf b = { .be = be };
 			struct perf_attr a;
 			uint8_t *copy;
 			char what[64];
@@ -130,7 +130,7 @@ START_TEST(attr_size_field_limits)
 	size_t i;
 
 	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
-		struct tu_buf b = { .be = true };
+		struct fx_buf b = { .be = true };
 		struct perf_attr a;
 		char what[64];
 
@@ -150,7 +150,7 @@ START_TEST(attr_size_zero_is_ver0)
 	int be;
 
 	for (be = 0; be < 2; be++) {
-		struct tu_buf b = { .be = be };
+		struct fx_buf b = { .be = be };
 		struct perf_attr a;
 
 		put_attr(&b, 128, 0, 0);
@@ -165,7 +165,7 @@ END_TEST
 /* a big-endian writer's bitfield, read back to little-endian positions */
 static uint64_t decode_flags(uint64_t word, bool be)
 {
-	struct tu_buf b = { .be = be };
+	struct fx_buf b = { .be = be };
 	struct perf_attr a;
 
 	put_attr(&b, 64, 64, word);
@@ -356,7 +356,7 @@ static struct evsel *add(struct srep_session *s, uint64_t sample_type, bool samp
 {
 	struct perf_attr a = { .type = PERF_TYPE_SOFTWARE, .sample_type = sample_type,
 			       .flags = sample_id_all ? F(ATTR_F_SAMPLE_ID_ALL) : 0 };
-	struct tu_buf ids = { .be = s->meta.big_endian };
+	struct fx_buf ids = { .be = s->meta.big_endian };
 	struct srep_error err = { 0 };
 	struct evsel *ev = evsel_add(s, &a, &err);
 	size_t i;
@@ -370,7 +370,7 @@ static struct evsel *add(struct srep_session *s, uint64_t sample_type, bool samp
 }
 
 /* the index of the evsel a sample body (exactly sized) belongs to; -1 for NULL */
-static int sample_owner(const struct srep_session *s, const struct tu_buf *body)
+static int sample_owner(const struct srep_session *s, const struct fx_buf *body)
 {
 	uint8_t *copy = tu_exact_copy(body->p, body->len);
 	struct evsel *ev = evsel_for_sample(s, copy, body->len);
@@ -379,7 +379,7 @@ static int sample_owner(const struct srep_session *s, const struct tu_buf *body)
 	return ev ? (int)(ev - s->evsels) : -1;
 }
 
-static int trailer_owner(const struct srep_session *s, const struct tu_buf *body)
+static int trailer_owner(const struct srep_session *s, const struct fx_buf *body)
 {
 	uint8_t *copy = tu_exact_copy(body->p, body->len);
 	struct evsel *ev = evsel_for_trailer(s, copy, body->len);
@@ -437,7 +437,7 @@ START_TEST(id_cache_coherent)
 }
 END_TEST
 
-static void sample_body(struct tu_buf *b, uint64_t st, uint64_t id)
+static void sample_body(struct fx_buf *b, uint64_t st, uint64_t id)
 {
 	b->len = 0;
 	if (st & PERF_SAMPLE_IDENTIFIER)
@@ -472,7 +472,7 @@ START_TEST(id2evsel_rules)
 		for (be = 0; be < 2; be++)
 			for (id_all = 0; id_all < 2; id_all++) {
 				struct srep_session *s = fake_session(be);
-				struct tu_buf b = { .be = be };
+				struct fx_buf b = { .be = be };
 
 				add(s, types[k], id_all, 100, 2);
 				sample_body(&b, types[k], 999);
@@ -502,7 +502,7 @@ END_TEST
 START_TEST(no_id_position)
 {
 	struct srep_session *s = fake_session(false);
-	struct tu_buf b = { 0 };
+	struct fx_buf b = { 0 };
 
 	add(s, PERF_SAMPLE_IP | PERF_SAMPLE_TIME, true, 100, 1);
 	add(s, PERF_SAMPLE_IP | PERF_SAMPLE_TIME, true, 200, 1);
@@ -529,7 +529,7 @@ START_TEST(trailer_owner_by_id)
 	for (k = 0; k < 3; k++)
 		for (be = 0; be < 2; be++) {
 			struct srep_session *s = fake_session(be);
-			struct tu_buf b = { .be = be };
+			struct fx_buf b = { .be = be };
 			uint64_t st = types[k];
 
 			add(s, st, true, 100, 2);

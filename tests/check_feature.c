@@ -40,7 +40,7 @@ static struct srep_session *fake_session(bool be, bool pipe)
 	return s;
 }
 
-static int parse(struct srep_session *s, unsigned feat, const struct tu_buf *b,
+static int parse(struct srep_session *s, unsigned feat, const struct fx_buf *b,
 		 struct srep_error *err)
 {
 	uint8_t *copy = tu_exact_copy(b->p, b->len);
@@ -50,7 +50,7 @@ static int parse(struct srep_session *s, unsigned feat, const struct tu_buf *b,
 	return ret;
 }
 
-static void parse_ok(struct srep_session *s, unsigned feat, const struct tu_buf *b)
+static void parse_ok(struct srep_session *s, unsigned feat, const struct fx_buf *b)
 {
 	struct srep_error err = { 0 };
 
@@ -63,7 +63,7 @@ static void parse_ok(struct srep_session *s, unsigned feat, const struct tu_buf 
  * A sequence of entries (build ids) may end at any entry's end: 'entries'
  * lists those lengths.
  */
-static void prefixes_fail_but(unsigned feat, const struct tu_buf *b, bool be,
+static void prefixes_fail_but(unsigned feat, const struct fx_buf *b, bool be,
 			      const size_t *entries, size_t nr_entries)
 {
 	size_t n, k;
@@ -96,7 +96,7 @@ static void prefixes_fail_but(unsigned feat, const struct tu_buf *b, bool be,
 	}
 }
 
-static void every_prefix_fails(unsigned feat, const struct tu_buf *b, bool be)
+static void every_prefix_fails(unsigned feat, const struct fx_buf *b, bool be)
 {
 	prefixes_fail_but(feat, b, be, NULL, 0);
 }
@@ -105,7 +105,7 @@ static void every_prefix_fails(unsigned feat, const struct tu_buf *b, bool be)
 /* payload builders                                                     */
 /* ------------------------------------------------------------------ */
 
-static void str_list(struct tu_buf *b, const char *const *v, uint32_t n)
+static void str_list(struct fx_buf *b, const char *const *v, uint32_t n)
 {
 	uint32_t i;
 
@@ -119,7 +119,7 @@ static const char *const cores[] = { "0-3", "4-7" };
 static const char *const threads[] = { "0,4", "1,5", "2,6" };
 
 /* one payload per feature: its builder, then what it must set */
-static void build(unsigned feat, struct tu_buf *b)
+static void build(unsigned feat, struct fx_buf *b)
 {
 	switch (feat) {
 	case FEAT_HOSTNAME:	tu_str64(b, "builder-host"); break;
@@ -224,7 +224,7 @@ START_TEST(every_feature_both_orders)
 		struct srep_session *s = fake_session(be, false);
 
 		for (i = 0; i < NR_SIMPLE; i++) {
-			struct tu_buf b = { .be = be };
+			struct fx_buf b = { .be = be };
 
 			build(simple_features[i], &b);
 			parse_ok(s, simple_features[i], &b);
@@ -244,7 +244,7 @@ START_TEST(every_truncation_fails)
 
 	for (be = 0; be < 2; be++)
 		for (i = 0; i < NR_SIMPLE; i++) {
-			struct tu_buf b = { .be = be };
+			struct fx_buf b = { .be = be };
 
 			build(simple_features[i], &b);
 			every_prefix_fails(simple_features[i], &b, be);
@@ -258,7 +258,7 @@ START_TEST(partial_reads_claim_nothing)
 {
 	struct srep_session *s = fake_session(false, false);
 	struct srep_error err = { 0 };
-	struct tu_buf b = { 0 };
+	struct fx_buf b = { 0 };
 
 	tu_u64(&b, 1);
 	ck_assert_int_eq(parse(s, FEAT_SAMPLE_TIME, &b, &err), SREP_E_TRUNCATED);
@@ -277,7 +277,7 @@ END_TEST
 START_TEST(strings)
 {
 	struct srep_session *s = fake_session(true, false);
-	struct tu_buf b = { .be = true };
+	struct fx_buf b = { .be = true };
 
 	tu_u32(&b, 5);				/* no NUL, not padded to 64 */
 	tu_put(&b, "hostX", 5);
@@ -308,7 +308,7 @@ START_TEST(string_list_count_checked)
 {
 	struct srep_session *s = fake_session(false, false);
 	struct srep_error err = { 0 };
-	struct tu_buf b = { 0 };
+	struct fx_buf b = { 0 };
 
 	tu_u32(&b, 0x7fffffff);
 	tu_str64(&b, "only one");
@@ -327,7 +327,7 @@ static struct evsel *add_evsel(struct srep_session *s, uint32_t type, uint64_t c
 {
 	struct perf_attr a = { .type = type, .config = config, .sample_type = PERF_SAMPLE_ID };
 	struct srep_error err = { 0 };
-	struct tu_buf ids = { .be = s->meta.big_endian };
+	struct fx_buf ids = { .be = s->meta.big_endian };
 	struct evsel *ev = evsel_add(s, &a, &err);
 	size_t i;
 
@@ -339,7 +339,7 @@ static struct evsel *add_evsel(struct srep_session *s, uint32_t type, uint64_t c
 	return ev;
 }
 
-static void desc_entry(struct tu_buf *b, uint32_t attr_size, const char *name, uint64_t id0,
+static void desc_entry(struct fx_buf *b, uint32_t attr_size, const char *name, uint64_t id0,
 		       uint32_t nr_ids)
 {
 	uint32_t i;
@@ -359,7 +359,7 @@ START_TEST(event_desc_by_id)
 
 	for (be = 0; be < 2; be++) {
 		struct srep_session *s = fake_session(be, false);
-		struct tu_buf b = { .be = be };
+		struct fx_buf b = { .be = be };
 
 		add_evsel(s, PERF_TYPE_SOFTWARE, 0, 100, 2);
 		add_evsel(s, PERF_TYPE_SOFTWARE, 1, 200, 2);
@@ -389,7 +389,7 @@ START_TEST(event_desc_by_position)
 
 	for (pipe = 0; pipe < 2; pipe++) {
 		struct srep_session *s = fake_session(false, pipe);
-		struct tu_buf b = { 0 };
+		struct fx_buf b = { 0 };
 
 		add_evsel(s, PERF_TYPE_HARDWARE, 0, 100, 0);
 		add_evsel(s, PERF_TYPE_HARDWARE, 1, 200, 0);
@@ -418,7 +418,7 @@ END_TEST
 START_TEST(event_desc_first_name_wins)
 {
 	struct srep_session *s = fake_session(false, false);
-	struct tu_buf b = { 0 };
+	struct fx_buf b = { 0 };
 
 	add_evsel(s, PERF_TYPE_SOFTWARE, 0, 100, 1);
 	add_evsel(s, PERF_TYPE_SOFTWARE, 1, 200, 1);
@@ -438,7 +438,7 @@ END_TEST
 
 /* ---- BUILD_ID ---- */
 
-static void build_id_entry(struct tu_buf *b, uint16_t misc, int32_t pid, uint8_t seed,
+static void build_id_entry(struct fx_buf *b, uint16_t misc, int32_t pid, uint8_t seed,
 			   uint8_t size, const char *name)
 {
 	size_t n = strlen(name) + 1, pad = (n + 63) / 64 * 64;
@@ -459,7 +459,7 @@ static void build_id_entry(struct tu_buf *b, uint16_t misc, int32_t pid, uint8_t
 }
 
 /* the layout before pids: 24 id bytes right after the header, then the name */
-static void old_build_id_entry(struct tu_buf *b, uint8_t seed, const char *name)
+static void old_build_id_entry(struct fx_buf *b, uint8_t seed, const char *name)
 {
 	size_t n = strlen(name) + 1, pad = (n + 63) / 64 * 64;
 	int i;
@@ -488,7 +488,7 @@ START_TEST(build_ids)
 
 	for (be = 0; be < 2; be++) {
 		struct srep_session *s = fake_session(be, false);
-		struct tu_buf b = { .be = be };
+		struct fx_buf b = { .be = be };
 		size_t ends[5] = { 0 };
 
 		build_id_entry(&b, 0x8000 | 1, -1, 0x10, 20, "[kernel.kallsyms]");
@@ -521,7 +521,7 @@ END_TEST
 START_TEST(build_ids_pre_pid_layout)
 {
 	struct srep_session *s = fake_session(true, false);
-	struct tu_buf b = { .be = true };
+	struct fx_buf b = { .be = true };
 	size_t ends[2] = { 0 };
 
 	old_build_id_entry(&b, 0x20, "[kernel.kallsyms]");
@@ -546,7 +546,7 @@ START_TEST(build_id_entry_sizes)
 {
 	struct srep_session *s = fake_session(false, false);
 	struct srep_error err = { 0 };
-	struct tu_buf b = { 0 };
+	struct fx_buf b = { 0 };
 
 	/* an entry of size 8 would never advance past its name: refused */
 	tu_u32(&b, 0);
@@ -569,7 +569,7 @@ START_TEST(unknown_features_skipped)
 					  26, 28, FEAT_HYBRID_TOPOLOGY, 31, 32, 40, 255 };
 	struct srep_session *s = fake_session(false, false);
 	struct srep_meta before = s->meta;
-	struct tu_buf b = { 0 };
+	struct fx_buf b = { 0 };
 	size_t i;
 
 	tu_u32(&b, 0xffffffff);			/* garbage for any reader */
@@ -660,7 +660,7 @@ START_TEST(truncated_in_a_pipe)
 	struct srep_session *s = NULL;
 	struct srep_error err = { 0 };
 	struct tu_diag d = { 0 };
-	struct tu_buf b = { 0 };
+	struct fx_buf b = { 0 };
 	uint8_t *buf = NULL;
 	size_t len;
 
@@ -688,7 +688,7 @@ static uint8_t *add_feature(const uint8_t *buf, size_t len, const struct fixture
 			    unsigned bit, const void *payload, size_t plen, size_t *out_len)
 {
 	uint64_t table = info->data_offset + info->data_size, word;
-	struct tu_buf out = { .be = false };
+	struct fx_buf out = { .be = false };
 	int nr = 0, i;
 
 	for (i = 0; i < 4; i++)

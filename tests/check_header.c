@@ -67,7 +67,7 @@ static uint64_t hb_flags(bool be)
 	return v;
 }
 
-static void hb_attr(struct tu_buf *b, const struct hb_opts *o, int ev, uint64_t ids_off)
+static void hb_attr(struct fx_buf *b, const struct hb_opts *o, int ev, uint64_t ids_off)
 {
 	uint32_t size_field = o->attr_size_field ? o->attr_size_field : o->attr_len;
 	size_t start = b->len;
@@ -86,7 +86,7 @@ static void hb_attr(struct tu_buf *b, const struct hb_opts *o, int ev, uint64_t 
 	tu_u64(b, 16);
 }
 
-static void hb_trailer(struct tu_buf *b, int ev, int cpu, uint64_t t)
+static void hb_trailer(struct fx_buf *b, int ev, int cpu, uint64_t t)
 {
 	tu_u32(b, 42);
 	tu_u32(b, 42);
@@ -96,7 +96,7 @@ static void hb_trailer(struct tu_buf *b, int ev, int cpu, uint64_t t)
 	tu_u32(b, 0);
 }
 
-static void hb_records(struct tu_buf *b)
+static void hb_records(struct fx_buf *b)
 {
 	size_t i;
 
@@ -122,7 +122,7 @@ static void hb_records(struct tu_buf *b)
 	}
 }
 
-static void hb_bitmap(struct tu_buf *b, const struct hb_opts *o, uint64_t word0)
+static void hb_bitmap(struct fx_buf *b, const struct hb_opts *o, uint64_t word0)
 {
 	int i;
 
@@ -141,7 +141,7 @@ static void hb_bitmap(struct tu_buf *b, const struct hb_opts *o, uint64_t word0)
 /* header, id arrays, attrs, data, feature table and payloads */
 static uint8_t *hb_build(const struct hb_opts *o, size_t *len)
 {
-	struct tu_buf data = { .be = o->be }, out = { .be = o->be };
+	struct fx_buf data = { .be = o->be }, out = { .be = o->be };
 	uint64_t entry = o->attr_len + 16, ids_off = o->header_size;
 	uint64_t attrs_off = ids_off + 2 * 16, data_off = attrs_off + 2 * entry;
 	uint64_t word0 = (o->no_hostname ? 0 : 1ull << FEAT_HOSTNAME) | 1ull << FEAT_OSRELEASE;

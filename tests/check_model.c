@@ -499,7 +499,7 @@ END_TEST
 static void mmap_record(struct fixture *fx, uint32_t type, bool build_id, uint64_t time,
 			const char *name)
 {
-	struct tu_buf b = { 0 };
+	struct fx_buf b = { 0 };
 	size_t n = strlen(name) + 1;
 	int i;
 

@@ -68,7 +68,7 @@ START_TEST(tracing_data_inside_the_record)
 {
 	size_t len, off, blob, pad, i;
 	uint8_t *buf = pipe_trace(&len), *out;
-	struct tu_buf b = { 0 };
+	struct fx_buf b = { 0 };
 
 	off = find_record(buf, len, PERF_RECORD_HEADER_TRACING_DATA);
 	blob = srep_get32(buf + off + 8, false);
@@ -95,7 +95,7 @@ START_TEST(google_legacy_features)
 	struct srep_session *s = NULL;
 	struct srep_error err = { 0 };
 	const struct srep_event *ev;
-	struct tu_buf b = { 0 };
+	struct fx_buf b = { 0 };
 	size_t start;
 	int ret;
 

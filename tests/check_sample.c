@@ -61,7 +61,7 @@ static uint8_t raw_byte(uint32_t i)
 }
 
 /* filler for what the parser steps over: never one of the values above */
-static void junk(struct tu_buf *b, size_t n8)
+static void junk(struct fx_buf *b, size_t n8)
 {
 	size_t i;
 
@@ -69,7 +69,7 @@ static void junk(struct tu_buf *b, size_t n8)
 		tu_u64(b, 0xf1f1f1f100000000ull + i);
 }
 
-static void read_block(struct tu_buf *b, const struct spec *sp)
+static void read_block(struct fx_buf *b, const struct spec *sp)
 {
 	uint64_t rf = sp->rf;
 	size_t each = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
@@ -84,7 +84,7 @@ static void read_block(struct tu_buf *b, const struct spec *sp)
 	}
 }
 
-static void regs(struct tu_buf *b, uint64_t abi, uint64_t mask)
+static void regs(struct fx_buf *b, uint64_t abi, uint64_t mask)
 {
 	tu_u64(b, abi);
 	if (abi)
@@ -92,7 +92,7 @@ static void regs(struct tu_buf *b, uint64_t abi, uint64_t mask)
 }
 
 /* a SAMPLE body in the order of FORMATS.md A.6 */
-static void gen(struct tu_buf *b, const struct spec *sp)
+static void gen(struct fx_buf *b, const struct spec *sp)
 {
 	uint64_t st = sp->st;
 	uint32_t i;
@@ -264,7 +264,7 @@ static void check_generic_fields(const struct sample *s, const struct spec *sp, 
  */
 static void run(const struct spec *sp, bool be, bool generic)
 {
-	struct tu_buf b = { .be = be };
+	struct fx_buf b = { .be = be };
 	struct evsel ev;
 	struct sample s;
 	const char *why = NULL, *what = describe(sp, be);
@@ -465,7 +465,7 @@ START_TEST(huge_counts)
 
 	for (k = 0; k < sizeof(st) / sizeof(st[0]); k++)
 		for (c = 0; c < 3; c++) {
-			struct tu_buf b = { 0 };
+			struct fx_buf b = { 0 };
 			struct spec sp = { .st = st[k], .rf = PERF_FORMAT_GROUP | PERF_FORMAT_ID,
 					   .bst = PERF_SAMPLE_BRANCH_COUNTERS };
 			struct evsel ev;
@@ -517,7 +517,7 @@ START_TEST(fixed_and_generic_agree)
 	for (i = 0; i < 1024; i++)
 		for (be = 0; be < 2; be++) {
 			struct spec sp = { .raw_len = (uint32_t)(rand_r(&seed) % 30) };
-			struct tu_buf b = { .be = be };
+			struct fx_buf b = { .be = be };
 			struct evsel fast, slow;
 			struct sample a, g;
 			const char *why = NULL;
@@ -602,7 +602,7 @@ END_TEST
 /* ------------------------------------------------------------------ */
 
 /* a 16-byte record body, then the trailer in forward order (A.7) */
-static void gen_trailer(struct tu_buf *b, uint64_t st)
+static void gen_trailer(struct fx_buf *b, uint64_t st)
 {
 	b->len = 0;
 	junk(b, 2);
@@ -637,7 +637,7 @@ START_TEST(trailers_backwards)
 			/* other bits only shape samples, never trailers */
 			struct spec sp = { .st = PERF_SAMPLE_IP | PERF_SAMPLE_PERIOD |
 						 PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW };
-			struct tu_buf b = { .be = be };
+			struct fx_buf b = { .be = be };
 			struct evsel ev;
 			struct sample s;
 			uint8_t *copy;
@@ -676,7 +676,7 @@ END_TEST
 START_TEST(no_trailer_without_sample_id_all)
 {
 	struct spec sp = { .st = TRAILER_BITS };
-	struct tu_buf b = { 0 };
+	struct fx_buf b = { 0 };
 	struct evsel ev;
 	struct sample s;
 

@@ -292,62 +292,51 @@ int tu_read_all(const char *path, unsigned flags, struct srep_session **out,
 
 /* ---- bytes built by a test ---- */
 
-void tu_put(struct tu_buf *b, const void *p, size_t n)
+static void tu_check(const struct fx_buf *b)
 {
-	if (!n)
-		return;
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-
-		while (cap < b->len + n)
-			cap *= 2;
-		b->p = realloc(b->p, cap);
-		if (!b->p)
-			abort();
-		b->cap = cap;
-	}
-	if (p)
-		memcpy(b->p + b->len, p, n);
-	else
-		memset(b->p + b->len, 0, n);
-	b->len += n;
+	if (b->failed)
+		abort();
 }
 
-void tu_zero(struct tu_buf *b, size_t n)
+void tu_put(struct fx_buf *b, const void *p, size_t n)
+{
+	if (p)
+		fxb_bytes(b, p, n);
+	else
+		fxb_zero(b, n);
+	tu_check(b);
+}
+
+void tu_zero(struct fx_buf *b, size_t n)
 {
 	tu_put(b, NULL, n);
 }
 
-void tu_u8(struct tu_buf *b, uint8_t v)
+void tu_u8(struct fx_buf *b, uint8_t v)
 {
-	tu_put(b, &v, 1);
+	fxb_u8(b, v);
+	tu_check(b);
 }
 
-void tu_u16(struct tu_buf *b, uint16_t v)
+void tu_u16(struct fx_buf *b, uint16_t v)
 {
-	uint8_t p[2];
-
-	srep_put16(p, v, b->be);
-	tu_put(b, p, sizeof(p));
+	fxb_u16(b, v);
+	tu_check(b);
 }
 
-void tu_u32(struct tu_buf *b, uint32_t v)
+void tu_u32(struct fx_buf *b, uint32_t v)
 {
-	uint8_t p[4];
-
-	srep_put32(p, v, b->be);
-	tu_put(b, p, sizeof(p));
+	fxb_u32(b, v);
+	tu_check(b);
 }
 
-void tu_u64(struct tu_buf *b, uint64_t v)
+void tu_u64(struct fx_buf *b, uint64_t v)
 {
-	uint8_t p[8];
-
-	srep_put64(p, v, b->be);
-	tu_put(b, p, sizeof(p));
+	fxb_u64(b, v);
+	tu_check(b);
 }
 
-void tu_str64(struct tu_buf *b, const char *s)
+void tu_str64(struct fx_buf *b, const char *s)
 {
 	size_t n = strlen(s), len = (n + 1 + 63) / 64 * 64;
 
@@ -356,7 +345,7 @@ void tu_str64(struct tu_buf *b, const char *s)
 	tu_zero(b, len - n);
 }
 
-void tu_buf_free(struct tu_buf *b)
+void tu_buf_free(struct fx_buf *b)
 {
 	free(b->p);
 	memset(b, 0, sizeof(*b));

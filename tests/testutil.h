@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "schedrep.h"
+#include "fixture.h"
 
 /* ../shared/corpus next to the source tree, or NULL (tests then skip) */
 const char *tu_corpus_dir(void);
@@ -51,22 +52,21 @@ bool tu_stats_match(const struct srep_session *s, const struct tu_stats *perf, c
 int tu_read_all(const char *path, unsigned flags, struct srep_session **out,
 		struct srep_error *err);
 
-/* ---- bytes built by a test, in either byte order (abort on ENOMEM) ---- */
-struct tu_buf {
-	uint8_t *p;
-	size_t len, cap;
-	bool be;			/* multi-byte values big-endian */
-};
+/*
+ * ---- bytes built by a test, in either byte order ----
+ * The fixture writer's buffer (fixture.h); these abort on ENOMEM, where its
+ * own appends only mark the buffer failed.
+ */
 
-void tu_put(struct tu_buf *b, const void *p, size_t n);
-void tu_zero(struct tu_buf *b, size_t n);
-void tu_u8(struct tu_buf *b, uint8_t v);
-void tu_u16(struct tu_buf *b, uint16_t v);
-void tu_u32(struct tu_buf *b, uint32_t v);
-void tu_u64(struct tu_buf *b, uint64_t v);
+void tu_put(struct fx_buf *b, const void *p, size_t n);
+void tu_zero(struct fx_buf *b, size_t n);
+void tu_u8(struct fx_buf *b, uint8_t v);
+void tu_u16(struct fx_buf *b, uint16_t v);
+void tu_u32(struct fx_buf *b, uint32_t v);
+void tu_u64(struct fx_buf *b, uint64_t v);
 /* perf's str64: u32 length rounded up to 64, then the NUL-padded text */
-void tu_str64(struct tu_buf *b, const char *s);
-void tu_buf_free(struct tu_buf *b);
+void tu_str64(struct fx_buf *b, const char *s);
+void tu_buf_free(struct fx_buf *b);
 /* an exactly sized heap copy: AddressSanitizer reports any read past its end */
 uint8_t *tu_exact_copy(const void *p, size_t len);
 

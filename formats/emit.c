@@ -221,17 +221,41 @@ void emit_i64(struct emit *e, int64_t v)
 	emit_u64(e, (uint64_t)v);
 }
 
-void emit_hex(struct emit *e, uint64_t v)
+/* hex digits of v, written backwards from 'end'; returns the first digit */
+static char *hex_digits(char *end, uint64_t v)
 {
-	char tmp[20], *p = tmp + sizeof(tmp);
-
 	do {
-		*--p = hexdigits[v & 0xf];
+		*--end = hexdigits[v & 0xf];
 		v >>= 4;
 	} while (v);
+	return end;
+}
+
+void emit_hex(struct emit *e, uint64_t v)
+{
+	char tmp[20], *p = hex_digits(tmp + sizeof(tmp), v);
+
 	*--p = 'x';
 	*--p = '0';
 	emit_raw(e, p, (size_t)(tmp + sizeof(tmp) - p));
+}
+
+char *fmt_hex(char *o, uint64_t v)
+{
+	char tmp[16], *p = hex_digits(tmp + sizeof(tmp), v);
+	size_t n = (size_t)(tmp + sizeof(tmp) - p);
+
+	memcpy(o, p, n);
+	return o + n;
+}
+
+char *fmt_dec(char *o, uint64_t v)
+{
+	char tmp[20], *p = u64_digits(tmp + sizeof(tmp), v);
+	size_t n = (size_t)(tmp + sizeof(tmp) - p);
+
+	memcpy(o, p, n);
+	return o + n;
 }
 
 void emit_us(struct emit *e, uint64_t ns)

@@ -84,6 +84,9 @@ static inline void emit_char(struct emit *e, char c)
 void emit_u64(struct emit *e, uint64_t v);
 void emit_i64(struct emit *e, int64_t v);
 void emit_hex(struct emit *e, uint64_t v);	/* "0x1f" (no quotes) */
+/* the same digits into a char buffer (no "0x"; at most 16 and 20 bytes); return the end */
+char *fmt_hex(char *o, uint64_t v);
+char *fmt_dec(char *o, uint64_t v);
 /* nanoseconds as microseconds with three decimals: 5170123456789 -> 5170123456.789 */
 void emit_us(struct emit *e, uint64_t ns);
 

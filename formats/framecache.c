@@ -110,35 +110,6 @@ void fc_keep(struct frame_cache *c, const struct srep_frame *key, const char *te
 	c->used++;
 }
 
-char *fc_hex(char *o, uint64_t v)
-{
-	static const char digits[] = "0123456789abcdef";
-	char tmp[16];
-	int n = 0;
-
-	do {
-		tmp[n++] = digits[v & 0xf];
-		v >>= 4;
-	} while (v);
-	while (n)
-		*o++ = tmp[--n];
-	return o;
-}
-
-char *fc_dec(char *o, uint64_t v)
-{
-	char tmp[20];
-	int n = 0;
-
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n)
-		*o++ = tmp[--n];
-	return o;
-}
-
 char *fc_str(char *o, const char *s)
 {
 	size_t n = strlen(s);

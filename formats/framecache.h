@@ -43,8 +43,6 @@ const char *fc_find(const struct frame_cache *c, const struct srep_frame *key, s
 void fc_keep(struct frame_cache *c, const struct srep_frame *key, const char *text, size_t len);
 
 /* writers: they return the end of what they wrote */
-char *fc_hex(char *o, uint64_t v);		/* lowercase hex digits, no "0x" */
-char *fc_dec(char *o, uint64_t v);
 char *fc_str(char *o, const char *s);		/* the bytes of 's', no NUL */
 /* printable ASCII without '"' or '\\': a JSON string as it is */
 bool fc_plain(const char *s);

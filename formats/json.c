@@ -535,25 +535,25 @@ static size_t render_frame(struct jw *w, const struct srep_frame *f)
 		w->text_cap = need;
 	}
 	o = fc_str(w->text, "{\"addr\":\"0x");
-	o = fc_hex(o, f->addr);
+	o = fmt_hex(o, f->addr);
 	o = fc_str(o, "\",\"mode\":\"");
 	o = fc_str(o, mode_name(f->mode));
 	o = fc_str(o, "\",\"module\":");
 	o = render_str(o, f->module);
 	o = fc_str(o, ",\"module_addr\":\"0x");
-	o = fc_hex(o, f->module_addr);
+	o = fmt_hex(o, f->module_addr);
 	o = fc_str(o, "\",\"symbol\":");
 	o = render_str(o, f->symbol);
 	if (f->symbol) {
 		o = fc_str(o, ",\"offset\":");
-		o = f->symbol_offset <= JSON_SAFE_INT ? fc_dec(o, f->symbol_offset) :
-		    fc_str(fc_dec(fc_str(o, "\""), f->symbol_offset), "\"");
+		o = f->symbol_offset <= JSON_SAFE_INT ? fmt_dec(o, f->symbol_offset) :
+		    fc_str(fmt_dec(fc_str(o, "\""), f->symbol_offset), "\"");
 	}
 	if (f->file) {
 		o = fc_str(o, ",\"file\":");
 		o = render_str(o, f->file);
 		o = fc_str(o, ",\"line\":");
-		o = fc_dec(o, f->line);
+		o = fmt_dec(o, f->line);
 	}
 	*o++ = '}';
 	return (size_t)(o - w->text);

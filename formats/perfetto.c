@@ -382,12 +382,12 @@ static void put_frame(struct pf *p, const struct srep_frame *f)
 	}
 	o = p->text;
 	*o++ = '"';
-	o = fc_hex(o, f->module_addr);
+	o = fmt_hex(o, f->module_addr);
 	*o++ = ' ';
 	o = fc_str(o, sym);
 	if (f->symbol) {
 		o = fc_str(o, "+0x");
-		o = fc_hex(o, f->symbol_offset);
+		o = fmt_hex(o, f->symbol_offset);
 	}
 	o = fc_str(o, " (");
 	o = fc_str(o, dso);
@@ -396,7 +396,7 @@ static void put_frame(struct pf *p, const struct srep_frame *f)
 		o = fc_str(o, "  ");
 		o = fc_str(o, f->file);
 		*o++ = ':';
-		o = fc_dec(o, f->line);
+		o = fmt_dec(o, f->line);
 	}
 	*o++ = '"';
 	if (fc_plain(sym) && fc_plain(dso) && (!f->file || fc_plain(f->file))) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * check_emit.c - the exporters' writer: its hand-written numbers against
- * printf, and the order of what it writes across buffer hand-overs to its
+ * check_emit.c - the exporters' writer: its hand-written numbers (also the
+ * char-buffer ones) against printf, and the order of what it writes across buffer hand-overs to its
  * writer thread.
  */
 #include <inttypes.h>
@@ -109,6 +109,25 @@ START_TEST(hex)
 }
 END_TEST
 
+/* the char-buffer writers the frame texts use: the same digits, no "0x" */
+START_TEST(char_buffer)
+{
+	char got[32], want[32];
+	unsigned i;
+
+	for (i = 0; i < NR_VALUES; i++) {
+		uint64_t v = value(i);
+
+		*fmt_hex(got, v) = '\0';
+		snprintf(want, sizeof(want), "%" PRIx64, v);
+		ck_assert_str_eq(got, want);
+		*fmt_dec(got, v) = '\0';
+		snprintf(want, sizeof(want), "%" PRIu64, v);
+		ck_assert_str_eq(got, want);
+	}
+}
+END_TEST
+
 /* a string longer than half a buffer goes straight to the file, after what came before */
 START_TEST(long_string_in_order)
 {
@@ -143,6 +162,7 @@ int main(void)
 	tcase_add_test(tc, decimal);
 	tcase_add_test(tc, microseconds);
 	tcase_add_test(tc, hex);
+	tcase_add_test(tc, char_buffer);
 	tcase_add_test(tc, long_string_in_order);
 	suite_add_tcase(s, tc);
 	return tu_run_suite(s);

@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "schedrep.h"
+#include <schedrep/schedrep.h>
 
 #define SREP_EXPORT_PRESCAN	0x1	/* needs the complete task table before the first event */
 #define SREP_EXPORT_DIRECTORY	0x2	/* writes a directory (ctx->out_dir), not a file */

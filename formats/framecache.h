@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "schedrep.h"
+#include <schedrep/schedrep.h>
 
 #define FC_MAX_SLOTS	(1u << 15)	/* frames kept (twice as many slots) */
 #define FC_MAX_TEXT	(8u << 20)	/* bytes of text kept */

@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "schedrep.h"
+#include <schedrep/schedrep.h>
 
 #define SREP_REC_DEFAULT_PAGES	1024u		/* per CPU, as 'perf sched record' */
 #define SREP_REC_DEFAULT_DUMPS	10u

@@ -24,7 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "schedrep.h"
+#include <schedrep/schedrep.h>
 
 /* ------------------------------------------------------------------ */
 /* Default selection                                                    */

@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "schedrep.h"
+#include <schedrep/schedrep.h>
 
 struct compare_run {
 	const char *path[2];

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 set -e
 
-MKPAIRS="$(dirname "$SREP_BIN")/tests/mkpairs"
+MKPAIRS="$(dirname "$SREP_BIN")/tests/lib/mkpairs"
 "$MKPAIRS" "$TMP" || fail "mkpairs"
 expect_exit 0 "$SREP_BIN" compare --html "$TMP/report.html" "$TMP/a.data" "$TMP/b.data"
 grep -q "^tasks: 3 pairs" "$TMP/out" || fail "the table is not printed with --html"

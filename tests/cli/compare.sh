@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 set -e
 
-MKPAIRS="$(dirname "$SREP_BIN")/tests/mkpairs"
+MKPAIRS="$(dirname "$SREP_BIN")/tests/lib/mkpairs"
 "$MKPAIRS" "$TMP" || fail "mkpairs"
 cd "$TMP"
 

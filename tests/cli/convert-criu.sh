@@ -99,7 +99,7 @@ fi
 rm -rf "$TMP/s.criu" "$TMP/m.criu" "$TMP/p.criu"
 
 # ---- a fixture: server 500 forks workers 501 and 502, 502 exits at 1.1 ms; extra 600 ----
-MKPAIRS="$(dirname "$SREP_BIN")/tests/mkpairs"
+MKPAIRS="$(dirname "$SREP_BIN")/tests/lib/mkpairs"
 "$MKPAIRS" "$TMP" || fail "mkpairs"
 cd "$TMP"
 expect_exit 0 "$SREP_BIN" convert -q -f criu --at 0.0005 --at 0.002 b.data

@@ -9,7 +9,7 @@
 set -e
 
 CORPUS="$SREP_TOP_SRCDIR/../shared/corpus"
-MKPAIRS="$(dirname "$SREP_BIN")/tests/mkpairs"
+MKPAIRS="$(dirname "$SREP_BIN")/tests/lib/mkpairs"
 "$MKPAIRS" "$TMP" || fail "mkpairs"
 cp "$DATA/sample-x86_64.data" "$TMP/x86.data"
 cp "$DATA/sample-s390x-zstd.data" "$TMP/s390x.data"

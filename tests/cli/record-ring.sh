@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 set -e
 
-LATE="$(dirname "$SREP_BIN")/tests/late_wakeups"
+LATE="$(dirname "$SREP_BIN")/tests/lib/late_wakeups"
 
 [ "$(id -u)" = 0 ] || { echo "SKIP: recording needs root here"; exit 77; }
 command -v perf >/dev/null || { echo "SKIP: no perf to compare with"; exit 77; }

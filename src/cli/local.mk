@@ -1,0 +1,18 @@
+# src/cli: the command, thin files over the library and the exporters,
+# replay and record interfaces (exporter.h, replay.h, record.h)
+bin_PROGRAMS += schedrep
+schedrep_CPPFLAGS = $(INC_PUBLIC) -I$(top_srcdir)/%reldir% -I$(top_srcdir)/formats \
+	-I$(top_srcdir)/replay -I$(top_srcdir)/record
+schedrep_CFLAGS = $(SREP_CFLAGS) $(CJSON_CFLAGS)
+schedrep_SOURCES = %reldir%/main.c %reldir%/cli.h %reldir%/cmd-record.c
+schedrep_LDADD = record/librecord.la src/core/libsrep-core.la
+if !RECORDER_ONLY
+schedrep_SOURCES += %reldir%/output.c %reldir%/symopts.c \
+	%reldir%/cmd-info.c %reldir%/info-json.c \
+	%reldir%/cmd-convert.c %reldir%/cmd-callchains.c \
+	%reldir%/cmd-compare.c %reldir%/compare.h %reldir%/compare-text.c \
+	%reldir%/compare-json.c %reldir%/compare-html.c \
+	%reldir%/cmd-replay.c %reldir%/replay-print.c %reldir%/replay-print.h
+schedrep_LDADD += formats/libformats.la formats/criu/libcriu.la replay/libreplay.la \
+	$(LIBSCHEDREP_STATIC) -lpthread
+endif

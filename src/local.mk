@@ -1,0 +1,17 @@
+# libschedrep: the layers of src/ (all but the CLI) as one library
+SREP_LAYERS = src/core/libsrep-core.la src/reader/libsrep-reader.la \
+	src/reader/json/libsrep-jsonin.la src/symbols/libsrep-symbols.la \
+	src/analysis/libsrep-analysis.la
+SREP_EXTERNAL_LIBS = $(TRACEEVENT_LIBS) $(ZSTD_LIBS) $(CJSON_LIBS) $(LIBDW_LIBS) -lm
+lib_LTLIBRARIES += src/libschedrep.la
+src_libschedrep_la_SOURCES =
+src_libschedrep_la_LIBADD = $(SREP_LAYERS) $(SREP_EXTERNAL_LIBS)
+
+# the same objects as one archive, for the program and the tests: linked
+# statically (one file to copy to a board; LTO inlines the reader's hot path
+# across its files), and one archive resolves the layers' calls into each
+# other in any order
+noinst_LTLIBRARIES += src/libsrep-all.la
+src_libsrep_all_la_SOURCES =
+src_libsrep_all_la_LIBADD = $(SREP_LAYERS) $(SREP_EXTERNAL_LIBS)
+LIBSCHEDREP_STATIC = src/libsrep-all.la

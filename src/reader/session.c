@@ -1,0 +1,468 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * session.c - the public session API: open, the event iterator, rewinding,
+ * and the accessors of everything a session owns.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reader.h"
+#include "grow.h"
+
+/* ---- errors and owned memory ---- */
+
+int sess_err(struct srep_session *s, struct srep_error *err, int code, uint64_t off,
+	     int64_t rec_type, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return code;
+	memset(err, 0, sizeof(*err));
+	err->code = code;
+	err->has_offset = true;
+	err->offset = off;
+	err->record_type = rec_type;
+	snprintf(err->path, sizeof(err->path), "%s", s->path);
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+void sess_warn(struct srep_session *s, int code, uint64_t off, int64_t rec_type,
+	       const char *fmt, ...)
+{
+	struct srep_error w = { 0 };
+	va_list ap;
+
+	/* a rewound pass reads the same bytes: its warnings were given already */
+	if (!s->opts.diag || s->rewound)
+		return;
+	w.code = code;
+	w.has_offset = true;
+	w.offset = off;
+	w.record_type = rec_type;
+	snprintf(w.path, sizeof(w.path), "%s", s->path);
+	va_start(ap, fmt);
+	vsnprintf(w.msg, sizeof(w.msg), fmt, ap);
+	va_end(ap);
+	s->opts.diag(s->opts.diag_arg, &w);
+}
+
+void *sess_keep(struct srep_session *s, void *p)
+{
+	void **n;
+
+	if (!p)
+		return NULL;
+	n = grow_array(s->owned, &s->cap_owned, s->nr_owned, sizeof(*n), 32);
+	if (!n) {
+		free(p);
+		return NULL;
+	}
+	s->owned = n;
+	s->owned[s->nr_owned++] = p;
+	return p;
+}
+
+const char *sess_strdup(struct srep_session *s, const char *str, size_t len)
+{
+	return sess_keep(s, strndup(str, len));
+}
+
+/* ---- open / delete ---- */
+
+static int session_alloc(struct srep_session **out, const char *path,
+			 const struct srep_open_opts *opts, struct srep_error *err)
+{
+	struct srep_session *s = calloc(1, sizeof(*s));
+
+	if (!s || !(s->path = strdup(path))) {
+		free(s);
+		return srep_error__set(err, SREP_E_NOMEM, "no memory for a session");
+	}
+	if (opts)
+		s->opts = *opts;
+	s->in.fd = -1;
+	s->meta.path = s->path;
+	s->meta.format = "perf.data";
+	s->meta.nr_cpus_avail = s->meta.nr_cpus_online = -1;
+	s->meta.total_mem_kb = s->meta.clockid = s->meta.clock_res_ns = -1;
+	oq_init(&s->q, s->opts.reorder_bytes);
+	task_table_init(&s->tasks);
+	task_table_init(&s->prescanned);
+	loss_tracker_init(&s->loss);
+	s->max_cpu = -1;
+	*out = s;
+	return 0;
+}
+
+static void set_clock(struct srep_session *s)
+{
+	if (s->meta.clockid < 0 && s->nr_evsels &&
+	    attr_flag(&s->evsels[0].attr, ATTR_F_USE_CLOCKID))
+		s->meta.clockid = s->evsels[0].attr.clockid;
+}
+
+static int prescan(struct srep_session *s, struct srep_error *err)
+{
+	const struct srep_event *ev;
+	int ret;
+
+	ret = input_spool(&s->in, err);
+	if (ret)
+		return ret;
+	while ((ret = srep_session__next_event(s, &ev, err)) > 0)
+		;
+	if (ret < 0)
+		return ret;
+	s->prescanned = s->tasks;
+	task_table_init(&s->tasks);
+	s->has_prescan = true;
+	/* the rewind below clears the statistics: keep the span for time arguments */
+	s->span_first = s->stats.first_time;
+	s->span_last = s->stats.last_time;
+	return srep_session__rewind(s, err);
+}
+
+int srep_session__open(struct srep_session **out, const char *path,
+		       const struct srep_open_opts *opts, struct srep_error *err)
+{
+	struct srep_session *s = NULL;
+	int ret;
+
+	*out = NULL;
+	ret = session_alloc(&s, path, opts, err);
+	if (ret)
+		return ret;
+	ret = input_open(&s->in, path, err);
+	if (ret) {
+		if (err)
+			snprintf(err->path, sizeof(err->path), "%s", path);
+		goto fail;
+	}
+	if (jsonin_sniff(s)) {
+		ret = jsonin_open(s, err);
+		if (ret)
+			goto fail;
+		*out = s;
+		return 0;
+	}
+	ret = tp_ctx_new(&s->tp, err);
+	if (!ret)
+		ret = header_read(s, err);
+	if (ret)
+		goto fail;
+	set_clock(s);
+	s->pos = s->data_start;
+	if (s->opts.flags & SREP_OPEN_PRESCAN) {
+		ret = prescan(s, err);
+		if (ret)
+			goto fail;
+	}
+	*out = s;
+	return 0;
+fail:
+	srep_session__delete(s);
+	return ret;
+}
+
+void srep_session__delete(struct srep_session *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->nr_evsels; i++) {
+		free(s->evsels[i].ids);
+		free(s->evsels[i].name);
+	}
+	free(s->evsels);
+	free(s->id_keys);
+	free(s->id_vals);
+	for (i = 0; i < s->nr_build_ids; i++)
+		free(s->build_ids[i].filename);
+	free(s->build_ids);
+	for (i = 0; i < s->nr_owned; i++)
+		free(s->owned[i]);
+	free(s->owned);
+	tp_ctx_free(s->tp);
+	jsonin_free(s->jin);
+	decomp_free(s->dc);
+	oq_free(&s->q);
+	task_table_free(&s->tasks);
+	task_table_free(&s->prescanned);
+	input_close(&s->in);
+	loss_tracker_free(&s->loss);
+	free(s->chain_buf);
+	free(s->str_buf);
+	free(s->path);
+	free(s);
+}
+
+/* ---- iteration ---- */
+
+static void count_event(struct srep_session *s, const struct srep_event *ev)
+{
+	s->stats.events++;
+	if (ev->cpu > s->max_cpu)
+		s->max_cpu = ev->cpu;
+	if (!ev->time)
+		return;
+	if (!s->stats.first_time || ev->time < s->stats.first_time)
+		s->stats.first_time = ev->time;
+	if (ev->time > s->stats.last_time)
+		s->stats.last_time = ev->time;
+}
+
+int srep_session__next_event(struct srep_session *s, const struct srep_event **out,
+			     struct srep_error *err)
+{
+	const struct oq_entry *e = NULL;
+	bool has_event;
+	int ret;
+
+	if (s->json) {
+		ret = jsonin_next(s, err);
+		if (ret > 0) {
+			count_event(s, &s->ev);
+			*out = &s->ev;
+		}
+		return ret;
+	}
+	for (;;) {
+		if (s->pop_pending) {
+			oq_pop(&s->q);
+			s->pop_pending = false;
+		}
+		ret = records_next(s, &e, err);
+		if (ret <= 0)
+			return ret;
+		ret = model_decode(s, e, &has_event, err);
+		if (ret)
+			return ret;
+		if (has_event) {
+			count_event(s, &s->ev);
+			*out = &s->ev;
+			return 1;
+		}
+	}
+}
+
+int srep_session__count(struct srep_session *s, struct srep_error *err)
+{
+	const struct srep_event *ev;
+	int ret;
+
+	if (!s->json)
+		return records_count_all(s, err);
+	while ((ret = srep_session__next_event(s, &ev, err)) > 0)
+		;
+	return ret;
+}
+
+int srep_session__rewind(struct srep_session *s, struct srep_error *err)
+{
+	size_t i;
+
+	if (!s->in.is_file)
+		return srep_error__set(err, SREP_E_UNSUPPORTED,
+				       "a pipe cannot be read twice (open it with SREP_OPEN_PRESCAN)");
+	if (s->json) {
+		memset(&s->stats, 0, sizeof(s->stats));
+		return jsonin_rewind(s);
+	}
+	records_reset(s);
+	model_reset(s);
+	task_table_reset(&s->tasks);
+	memset(&s->stats, 0, sizeof(s->stats));
+	for (i = 0; i < s->nr_evsels; i++)
+		s->evsels[i].nr_samples = s->evsels[i].nr_lost_samples = 0;
+	s->rewound = true;
+	return 0;
+}
+
+void srep_session__progress(const struct srep_session *s, uint64_t *done, uint64_t *total)
+{
+	*done = s->in.consumed;
+	*total = s->in.is_file ? s->in.size : 0;
+}
+
+/* ---- accessors ---- */
+
+const struct srep_meta *srep_session__meta(const struct srep_session *s)
+{
+	return &s->meta;
+}
+
+const struct srep_stats *srep_session__stats(const struct srep_session *s)
+{
+	struct srep_session *mut = (struct srep_session *)s;
+
+	/* computed on demand: the interval union needs all intervals (JSON: read, not computed) */
+	if (!s->json)
+		mut->stats.lost_time_ns = model_lost_time(mut);
+	return &s->stats;
+}
+
+int32_t srep_session__max_cpu(const struct srep_session *s)
+{
+	return s->max_cpu;
+}
+
+bool srep_session__time_span(const struct srep_session *s, uint64_t *first, uint64_t *last)
+{
+	/* known from a prescan or a JSON file's first line; else from what was read */
+	bool known = s->span_first != 0;
+
+	*first = known ? s->span_first : s->stats.first_time;
+	*last = known ? s->span_last : s->stats.last_time;
+	return *first != 0;
+}
+
+size_t srep_session__nr_evsels(const struct srep_session *s) { return s->nr_evsels; }
+
+const char *srep_session__evsel_name(const struct srep_session *s, size_t idx)
+{
+	return idx < s->nr_evsels && s->evsels[idx].name ? s->evsels[idx].name : "";
+}
+
+uint64_t srep_session__evsel_samples(const struct srep_session *s, size_t idx)
+{
+	return idx < s->nr_evsels ? s->evsels[idx].nr_samples : 0;
+}
+
+uint64_t srep_session__evsel_lost_samples(const struct srep_session *s, size_t idx)
+{
+	return idx < s->nr_evsels ? s->evsels[idx].nr_lost_samples : 0;
+}
+
+uint32_t srep_session__evsel_type(const struct srep_session *s, size_t idx)
+{
+	return idx < s->nr_evsels ? s->evsels[idx].attr.type : 0;
+}
+
+uint64_t srep_session__evsel_config(const struct srep_session *s, size_t idx)
+{
+	return idx < s->nr_evsels ? s->evsels[idx].attr.config : 0;
+}
+
+uint64_t srep_session__evsel_sample_type(const struct srep_session *s, size_t idx)
+{
+	return idx < s->nr_evsels ? s->evsels[idx].attr.sample_type : 0;
+}
+
+int srep_session__evsel_nr_fields(const struct srep_session *s, size_t idx)
+{
+	if (s->json)
+		return jsonin_evsel_nr_fields(s->jin, idx);
+	return idx < s->nr_evsels ? tp_nr_fields(s->evsels[idx].tp) : 0;
+}
+
+int srep_session__evsel_field(const struct srep_session *s, size_t idx, int field,
+			      struct srep_field *out)
+{
+	if (s->json)
+		return jsonin_evsel_field(s->jin, idx, field, out);
+	return idx < s->nr_evsels ? tp_field_info(s->evsels[idx].tp, field, out) : SREP_E_INVAL;
+}
+
+static const struct task_table *tasks_of(const struct srep_session *s)
+{
+	return s->has_prescan ? &s->prescanned : &s->tasks;
+}
+
+size_t srep_session__nr_tasks(const struct srep_session *s)
+{
+	return tasks_of(s)->nr;
+}
+
+const struct srep_task *srep_session__task(const struct srep_session *s, size_t idx)
+{
+	return idx < tasks_of(s)->nr ? tasks_of(s)->tasks[idx] : NULL;
+}
+
+const struct srep_task *srep_session__find_task(const struct srep_session *s, int32_t tid)
+{
+	return task_find(tasks_of(s), tid);
+}
+
+/* ---- tracepoint fields of an event ---- */
+
+int srep_event__nr_fields(const struct srep_event *ev)
+{
+	const struct ev_fields *f = ev->priv;
+
+	if (f && f->jf)
+		return jsonin_nr_fields(f->jf);
+	return f && f->tpe ? tp_nr_fields(f->tpe) : 0;
+}
+
+int srep_event__field(const struct srep_event *ev, int idx, struct srep_field *out)
+{
+	const struct ev_fields *f = ev->priv;
+
+	if (f && f->jf)
+		return jsonin_field(f->jf, idx, out);
+	if (!f || !f->tpe)
+		return SREP_E_INVAL;
+	return tp_field(f->tpe, f->raw, f->raw_size, idx, out);
+}
+
+int srep_event__field_by_name(const struct srep_event *ev, const char *name,
+			      struct srep_field *out)
+{
+	const struct ev_fields *f = ev->priv;
+
+	if (f && f->jf)
+		return jsonin_field_by_name(f->jf, name, out);
+	if (!f || !f->tpe)
+		return 0;
+	return tp_field_by_name(f->tpe, f->raw, f->raw_size, name, out);
+}
+
+uint64_t srep_field__elem(const struct srep_field *f, uint32_t idx)
+{
+	uint64_t v = 0;
+
+	if (idx >= f->nr_elems)
+		return 0;
+	srep_get_uint((const uint8_t *)f->elems + (size_t)idx * f->elem_size, f->elem_size,
+		      f->elems_swap, &v);
+	return f->elem_signed ? (uint64_t)srep_sign_extend(v, f->elem_size) : v;
+}
+
+/* ---- names ---- */
+
+const char *srep_record_type_name(uint32_t type)
+{
+	static const char *const names[] = {
+		[1] = "MMAP", "LOST", "COMM", "EXIT", "THROTTLE", "UNTHROTTLE", "FORK", "READ",
+		"SAMPLE", "MMAP2", "AUX", "ITRACE_START", "LOST_SAMPLES", "SWITCH",
+		"SWITCH_CPU_WIDE", "NAMESPACES", "KSYMBOL", "BPF_EVENT", "CGROUP", "TEXT_POKE",
+		"AUX_OUTPUT_HW_ID", "CALLCHAIN_DEFERRED",
+		[64] = "ATTR", "EVENT_TYPE", "TRACING_DATA", "BUILD_ID", "FINISHED_ROUND",
+		"ID_INDEX", "AUXTRACE_INFO", "AUXTRACE", "AUXTRACE_ERROR", "THREAD_MAP", "CPU_MAP",
+		"STAT_CONFIG", "STAT", "STAT_ROUND", "EVENT_UPDATE", "TIME_CONV", "FEATURE",
+		"COMPRESSED", "FINISHED_INIT", "COMPRESSED2", "BPF_METADATA",
+	};
+
+	return type < sizeof(names) / sizeof(names[0]) ? names[type] : NULL;
+}
+
+const char *srep_event_kind_name(enum srep_event_kind kind)
+{
+	static const char *const names[SREP_EV_MAX] = {
+		[SREP_EV_SWITCH] = "switch", [SREP_EV_WAKEUP] = "wakeup",
+		[SREP_EV_MIGRATE] = "migrate", [SREP_EV_FORK] = "fork", [SREP_EV_EXEC] = "exec",
+		[SREP_EV_EXIT] = "exit", [SREP_EV_FREE] = "free", [SREP_EV_COMM] = "comm",
+		[SREP_EV_STAT] = "stat", [SREP_EV_CPU_IDLE] = "cpu_idle",
+		[SREP_EV_CPU_FREQ] = "cpu_frequency", [SREP_EV_MMAP] = "mmap",
+		[SREP_EV_SAMPLE] = "sample", [SREP_EV_LOST] = "lost",
+	};
+
+	return kind > 0 && kind < SREP_EV_MAX ? names[kind] : "unknown";
+}

@@ -15,3 +15,9 @@ noinst_LTLIBRARIES += src/libsrep-all.la
 src_libsrep_all_la_SOURCES =
 src_libsrep_all_la_LIBADD = $(SREP_LAYERS) $(SREP_EXTERNAL_LIBS)
 LIBSCHEDREP_STATIC = src/libsrep-all.la
+
+# the public headers, installed as <schedrep/NAME.h>
+schedrepincludedir = $(includedir)/schedrep
+schedrepinclude_HEADERS = src/include/schedrep/schedrep.h src/include/schedrep/error.h \
+	src/include/schedrep/session.h src/include/schedrep/select.h \
+	src/include/schedrep/analysis.h src/include/schedrep/symbols.h

@@ -25,12 +25,12 @@ UNIT_TESTS = tests/lib/check_fixture \
 	tests/core/check_timefmt \
 	tests/reader/check_input tests/reader/check_header tests/reader/check_feature \
 	tests/reader/check_evsel tests/reader/check_sample tests/reader/check_order \
-	tests/reader/check_compress tests/reader/check_records tests/reader/check_tp \
+	tests/reader/check_decomp tests/reader/check_records tests/reader/check_tp \
 	tests/reader/check_model tests/reader/check_task tests/reader/check_session \
 	tests/reader/check_reader tests/reader/check_damage tests/reader/check_corpus \
 	tests/reader/json/check_jsonin \
 	tests/symbols/check_symtab tests/symbols/check_kallsyms tests/symbols/check_maps \
-	tests/symbols/check_symbols tests/symbols/check_symfind \
+	tests/symbols/check_dso tests/symbols/check_symfind \
 	tests/symbols/check_symbolizer tests/symbols/check_resolve tests/symbols/check_regs \
 	tests/analysis/check_select tests/analysis/check_hist tests/analysis/check_metrics \
 	tests/analysis/check_match tests/analysis/check_compare tests/analysis/check_blocking \

@@ -11,7 +11,7 @@
 #include "blocking.h"
 #include "grow.h"
 
-void blk_table_free(struct blk_table *t)
+void blocking_table_free(struct blocking_table *t)
 {
 	uint32_t i;
 
@@ -24,7 +24,7 @@ void blk_table_free(struct blk_table *t)
 	memset(t, 0, sizeof(*t));
 }
 
-void blk_task_free(struct blk_task *bt)
+void blocking_task_free(struct blocking_task *bt)
 {
 	free(bt->v);
 	bt->v = NULL;
@@ -48,7 +48,7 @@ static bool same(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-static int grow_slots(struct blk_table *t)
+static int grow_slots(struct blocking_table *t)
 {
 	size_t n = t->nr_slots ? 2 * t->nr_slots : 256, i, j;
 	uint32_t *s = calloc(n, sizeof(*s));
@@ -66,10 +66,10 @@ static int grow_slots(struct blk_table *t)
 	return 0;
 }
 
-static int add_site(struct blk_table *t, const char *kernel, const char *user, uint64_t h,
+static int add_site(struct blocking_table *t, const char *kernel, const char *user, uint64_t h,
 		    uint32_t *out)
 {
-	struct blk_site *v;
+	struct blocking_site *v;
 
 	v = grow_array(t->sites, &t->cap, t->nr, sizeof(*v), 64);
 	if (!v)
@@ -89,7 +89,7 @@ static int add_site(struct blk_table *t, const char *kernel, const char *user, u
 }
 
 /* the site of (kernel, user), made at first sight; BLK_OTHER once the table is full */
-static int intern(struct blk_table *t, const char *kernel, const char *user, uint32_t *out)
+static int intern(struct blocking_table *t, const char *kernel, const char *user, uint32_t *out)
 {
 	uint64_t h = hash_str(hash_str(14695981039346656037ull, kernel), user);
 	size_t j;
@@ -100,7 +100,7 @@ static int intern(struct blk_table *t, const char *kernel, const char *user, uin
 	if ((t->nr + 1) * 2 > t->nr_slots && grow_slots(t))
 		return SREP_E_NOMEM;
 	for (j = h & (t->nr_slots - 1); t->slots[j]; j = (j + 1) & (t->nr_slots - 1)) {
-		const struct blk_site *s = &t->sites[t->slots[j] - 1];
+		const struct blocking_site *s = &t->sites[t->slots[j] - 1];
 
 		if (s->hash == h && same(s->kernel, kernel) && same(s->user, user)) {
 			*out = t->slots[j] - 1;
@@ -119,7 +119,7 @@ static int intern(struct blk_table *t, const char *kernel, const char *user, uin
 
 /* ---- per task ---- */
 
-static int entry_of(struct blk_task *bt, uint32_t site, uint32_t *out)
+static int entry_of(struct blocking_task *bt, uint32_t site, uint32_t *out)
 {
 	uint32_t i;
 
@@ -129,24 +129,24 @@ static int entry_of(struct blk_task *bt, uint32_t site, uint32_t *out)
 	if (i == bt->nr && bt->nr >= BLK_MAX_PER_TASK - 1 && site != BLK_OTHER)
 		return entry_of(bt, BLK_OTHER, out);
 	if (i == bt->nr) {
-		struct blk_entry *v = grow_array(bt->v, &bt->cap, bt->nr, sizeof(*v), 4);
+		struct blocking_entry *v = grow_array(bt->v, &bt->cap, bt->nr, sizeof(*v), 4);
 
 		if (!v)
 			return SREP_E_NOMEM;
 		bt->v = v;
-		bt->v[bt->nr++] = (struct blk_entry){ .site = site };
+		bt->v[bt->nr++] = (struct blocking_entry){ .site = site };
 	}
 	*out = i;
 	return 0;
 }
 
-int blk_sleep_start(struct blk_table *t, struct blk_task *bt, const char *kernel,
+int blocking_sleep_start(struct blocking_table *t, struct blocking_task *bt, const char *kernel,
 		    const char *user)
 {
 	uint32_t site, e;
 	int ret;
 
-	blk_sleep_drop(bt);
+	blocking_sleep_drop(bt);
 	ret = intern(t, kernel, user, &site);
 	if (!ret)
 		ret = entry_of(bt, site, &e);
@@ -157,7 +157,7 @@ int blk_sleep_start(struct blk_table *t, struct blk_task *bt, const char *kernel
 	return 0;
 }
 
-void blk_sleep_end(struct blk_task *bt, uint64_t ns)
+void blocking_sleep_end(struct blocking_task *bt, uint64_t ns)
 {
 	if (bt->open == BLK_NONE)
 		return;
@@ -165,7 +165,7 @@ void blk_sleep_end(struct blk_task *bt, uint64_t ns)
 	bt->open = BLK_NONE;
 }
 
-void blk_sleep_drop(struct blk_task *bt)
+void blocking_sleep_drop(struct blocking_task *bt)
 {
 	if (bt->open == BLK_NONE)
 		return;
@@ -177,7 +177,7 @@ void blk_sleep_drop(struct blk_task *bt)
 
 static int by_site(const void *x, const void *y)
 {
-	const struct blk_entry *a = x, *b = y;
+	const struct blocking_entry *a = x, *b = y;
 
 	return a->site < b->site ? -1 : a->site > b->site;
 }
@@ -201,10 +201,10 @@ static int by_time(const void *x, const void *y)
 	return c ? c : cmp_name(a->user, b->user);
 }
 
-size_t blk_collect(const struct blk_table *t, const struct blk_task *const *tasks, size_t nr,
+size_t blocking_collect(const struct blocking_table *t, const struct blocking_task *const *tasks, size_t nr,
 		   struct srep_block_site *out, size_t max)
 {
-	struct blk_entry *all;
+	struct blocking_entry *all;
 	struct srep_block_site *sites;
 	size_t n = 0, i, j, k;
 

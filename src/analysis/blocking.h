@@ -24,8 +24,8 @@
 #define BLK_NONE		UINT32_MAX
 
 /* the sites of a trace: interned label pairs */
-struct blk_table {
-	struct blk_site {
+struct blocking_table {
+	struct blocking_site {
 		char *kernel, *user;	/* NULL: that side unknown */
 		uint64_t hash;
 	} *sites;
@@ -36,8 +36,8 @@ struct blk_table {
 };
 
 /* one task's sums, per site */
-struct blk_task {
-	struct blk_entry {
+struct blocking_task {
+	struct blocking_entry {
 		uint32_t site;
 		uint64_t ns, count;
 	} *v;
@@ -46,27 +46,27 @@ struct blk_task {
 	uint32_t open;			/* entry of the sleep in progress, BLK_NONE none */
 };
 
-void blk_table_free(struct blk_table *t);
-void blk_task_free(struct blk_task *bt);
+void blocking_table_free(struct blocking_table *t);
+void blocking_task_free(struct blocking_task *bt);
 
 /*
  * A sleep starts at a switch-out that blocked in (kernel, user) (either
- * NULL when unknown): counted now, its time added by blk_sleep_end().
+ * NULL when unknown): counted now, its time added by blocking_sleep_end().
  * Returns 0 or SREP_E_NOMEM.
  */
-int blk_sleep_start(struct blk_table *t, struct blk_task *bt, const char *kernel,
+int blocking_sleep_start(struct blocking_table *t, struct blocking_task *bt, const char *kernel,
 		    const char *user);
 /* the sleep in progress (if any) lasted 'ns' */
-void blk_sleep_end(struct blk_task *bt, uint64_t ns);
+void blocking_sleep_end(struct blocking_task *bt, uint64_t ns);
 /* the sleep in progress (if any) is not one: the task was seen running again */
-void blk_sleep_drop(struct blk_task *bt);
+void blocking_sleep_drop(struct blocking_task *bt);
 
 /*
  * The sites of 'nr' tasks summed, most time first (then most sleeps, then
  * by name); the first 'max' into 'out'. Returns how many sites there are,
  * or (size_t)-1 when out of memory.
  */
-size_t blk_collect(const struct blk_table *t, const struct blk_task *const *tasks, size_t nr,
+size_t blocking_collect(const struct blocking_table *t, const struct blocking_task *const *tasks, size_t nr,
 		   struct srep_block_site *out, size_t max);
 
 #endif /* SREP_BLOCKING_H */

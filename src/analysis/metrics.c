@@ -32,7 +32,7 @@ struct task_acc {
 	uint64_t cpu_ns, vol, invol, sleep_s, sleep_d, migrations;
 	uint64_t wait_total, wait_unknown;
 	struct hist wait;
-	struct blk_task blk;		/* where it slept, with a symbolizer */
+	struct blocking_task blk;		/* where it slept, with a symbolizer */
 };
 
 struct freq_acc {
@@ -66,7 +66,7 @@ struct srep_metrics {
 	uint64_t bin_ns;		/* bins start at 'first' */
 	bool finished;
 	struct srep_symbolizer *sy;	/* NULL: no blocking sites */
-	struct blk_table sites;
+	struct blocking_table sites;
 };
 
 int srep_metrics__new(struct srep_metrics **out, const struct srep_session *s,
@@ -88,9 +88,9 @@ void srep_metrics__delete(struct srep_metrics *m)
 		return;
 	for (i = 0; i < m->nr_tasks; i++) {
 		hist_free(&m->tasks[i].wait);
-		blk_task_free(&m->tasks[i].blk);
+		blocking_task_free(&m->tasks[i].blk);
 	}
-	blk_table_free(&m->sites);
+	blocking_table_free(&m->sites);
 	for (i = 0; i < m->nr_cpus; i++) {
 		free(m->cpus[i].freqs);
 		free(m->cpus[i].bins);
@@ -247,11 +247,11 @@ static int sleep_site(struct srep_metrics *m, struct task_acc *a, const struct s
 	int found;
 
 	if (!m->sy || !ev->nr_callchain || (a->state != TS_SLEEP_S && a->state != TS_SLEEP_D)) {
-		blk_sleep_drop(&a->blk);
+		blocking_sleep_drop(&a->blk);
 		return 0;
 	}
 	found = srep_symbolizer__blocked_in(m->sy, ev, &k, &u);
-	return blk_sleep_start(&m->sites, &a->blk,
+	return blocking_sleep_start(&m->sites, &a->blk,
 			       found & SREP_BLOCKED_KERNEL ? srep_frame__label(&k, kbuf, sizeof(kbuf)) : NULL,
 			       found & SREP_BLOCKED_USER ? srep_frame__label(&u, ubuf, sizeof(ubuf)) : NULL);
 }
@@ -306,11 +306,11 @@ static void wait_ends(struct task_acc *a, uint64_t t)
 		break;
 	case TS_SLEEP_S:
 		a->sleep_s += t - a->since;
-		blk_sleep_end(&a->blk, t - a->since);
+		blocking_sleep_end(&a->blk, t - a->since);
 		break;
 	case TS_SLEEP_D:
 		a->sleep_d += t - a->since;
-		blk_sleep_end(&a->blk, t - a->since);
+		blocking_sleep_end(&a->blk, t - a->since);
 		break;
 	case TS_UNKNOWN:
 		a->wait_unknown++;
@@ -569,7 +569,7 @@ void srep_metrics__set_symbolizer(struct srep_metrics *m, struct srep_symbolizer
 size_t srep_metrics__blocking(const struct srep_metrics *m, const struct srep_task *const *tasks,
 			      size_t nr, struct srep_block_site *out, size_t max)
 {
-	const struct blk_task **v = malloc((nr ? nr : 1) * sizeof(*v));
+	const struct blocking_task **v = malloc((nr ? nr : 1) * sizeof(*v));
 	size_t i, n = 0, ret;
 
 	if (!v)
@@ -578,7 +578,7 @@ size_t srep_metrics__blocking(const struct srep_metrics *m, const struct srep_ta
 		if (tasks[i]->index < m->nr_tasks)
 			v[n++] = &m->tasks[tasks[i]->index].blk;
 	}
-	ret = blk_collect(&m->sites, v, n, out, max);
+	ret = blocking_collect(&m->sites, v, n, out, max);
 	free(v);
 	return ret;
 }

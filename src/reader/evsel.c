@@ -38,7 +38,7 @@ static uint64_t flags_from_big_endian(uint64_t v)
 #define ATTR_U64(field, off) \
 	do { if ((off) + 8 <= size) out->field = srep_get64(p + (off), swap); } while (0)
 
-void attr_decode(struct perf_attr *out, const uint8_t *p, size_t size, bool big_endian)
+void evsel_attr_decode(struct perf_attr *out, const uint8_t *p, size_t size, bool big_endian)
 {
 	bool swap = srep_swap_for(big_endian);
 
@@ -179,7 +179,7 @@ struct evsel *evsel_add(struct srep_session *s, const struct perf_attr *attr,
 	ev = &s->evsels[s->nr_evsels++];
 	memset(ev, 0, sizeof(*ev));
 	ev->attr = *attr;
-	evsel_layout(ev);
+	sample_layout(ev);
 	return ev;
 }
 
@@ -366,16 +366,16 @@ void evsel_default_name(const struct srep_session *s, const struct evsel *ev, ch
 		add_modifiers(a, buf + n, size - (size_t)n);
 }
 
-int evsels_finish(struct srep_session *s, struct srep_error *err)
+int evsel_finish_all(struct srep_session *s, struct srep_error *err)
 {
 	char name[256];
 	size_t i;
 
-	meta_set_word_size(s);
+	feature_set_word_size(s);
 	for (i = 0; i < s->nr_evsels; i++) {
 		struct evsel *ev = &s->evsels[i];
 
-		evsel_layout(ev);
+		sample_layout(ev);
 		if (ev->attr.type == PERF_TYPE_TRACEPOINT && s->tp && !ev->tp)
 			tp_bind(s, ev);
 		if (ev->name)

@@ -287,7 +287,7 @@ int feature_parse(struct srep_session *s, unsigned feat, const uint8_t *p, size_
 
 	srep_cur_init(&c, p, len, off, s->swap);
 	switch (feat) {
-	case FEAT_TRACING_DATA: return tp_parse_tracing_data(s, p, len, off, err);
+	case FEAT_TRACING_DATA: return tp_blob_parse(s, p, len, off, err);
 	case FEAT_BUILD_ID:	return feature_build_ids(s, &c, err);
 	case FEAT_HOSTNAME:	return read_str(s, &c, &s->meta.hostname, err);
 	case FEAT_OSRELEASE:	return read_str(s, &c, &s->meta.osrelease, err);
@@ -326,7 +326,7 @@ static int arch_word_size(const char *arch)
 	return 0;
 }
 
-void meta_set_word_size(struct srep_session *s)
+void feature_set_word_size(struct srep_session *s)
 {
 	if (s->meta.has_tracing && s->meta.tracing_long_size)
 		s->meta.word_size = s->meta.tracing_long_size;

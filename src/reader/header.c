@@ -169,7 +169,7 @@ static int read_attr_entry(struct srep_session *s, const struct file_header *h, 
 	if (ret)
 		return ret == SREP_E_TRUNCATED ?
 			sess_err(s, err, ret, off, -1, "attr entry runs past the end of the file") : ret;
-	attr_decode(&attr, p, (size_t)h->attr_size - 16, s->meta.big_endian);
+	evsel_attr_decode(&attr, p, (size_t)h->attr_size - 16, s->meta.big_endian);
 	/* the id section is the entry's last 16 bytes, whatever attr.size says */
 	ids_off = srep_get64(p + h->attr_size - 16, s->swap);
 	ids_size = srep_get64(p + h->attr_size - 8, s->swap);
@@ -317,6 +317,6 @@ int header_read(struct srep_session *s, struct srep_error *err)
 		ret = read_file_mode(s, err);
 	if (ret)
 		return ret;
-	meta_set_word_size(s);
-	return evsels_finish(s, err);
+	feature_set_word_size(s);
+	return evsel_finish_all(s, err);
 }

@@ -419,7 +419,7 @@ static void copy_user_regs(struct srep_session *s, struct srep_event *ev, const 
 	ev->user_stack_size = smp->stack_user_size;
 }
 
-static int from_sample(struct srep_session *s, struct srep_event *ev, const struct oq_entry *e,
+static int from_sample(struct srep_session *s, struct srep_event *ev, const struct order_entry *e,
 		       bool *has_event, struct srep_error *err)
 {
 	struct evsel *evs = &s->evsels[e->evsel];
@@ -462,7 +462,7 @@ static int from_sample(struct srep_session *s, struct srep_event *ev, const stru
 	return 0;
 }
 
-int model_decode(struct srep_session *s, const struct oq_entry *e, bool *has_event,
+int model_decode(struct srep_session *s, const struct order_entry *e, bool *has_event,
 		 struct srep_error *err)
 {
 	struct srep_event *ev = &s->ev;

@@ -24,34 +24,34 @@
 
 #define CHUNK_SIZE (1u << 20)	/* arena chunk: many records, one malloc */
 
-struct oq_chunk {
-	struct oq_chunk *next;	/* free list */
+struct order_chunk {
+	struct order_chunk *next;	/* free list */
 	size_t used, cap;
 	size_t live;		/* queued records still pointing here */
 	uint8_t data[];
 };
 
-void oq_init(struct order_queue *q, size_t limit)
+void order_init(struct order_queue *q, size_t limit)
 {
 	memset(q, 0, sizeof(*q));
 	q->limit = limit ? limit : SREP_REORDER_DEFAULT;
 }
 
-static void free_chunk_list(struct oq_chunk *c)
+static void free_chunk_list(struct order_chunk *c)
 {
 	while (c) {
-		struct oq_chunk *next = c->next;
+		struct order_chunk *next = c->next;
 
 		free(c);
 		c = next;
 	}
 }
 
-void oq_free(struct order_queue *q)
+void order_free(struct order_queue *q)
 {
 	size_t i;
 
-	oq_reset(q);
+	order_reset(q);
 	for (i = 0; i < q->nr_cpus; i++)
 		free(q->cpus[i].e);
 	free(q->cpus);
@@ -64,22 +64,22 @@ void oq_free(struct order_queue *q)
 
 /* ---- the heap over non-empty per-CPU queues ---- */
 
-static const struct oq_entry *head_of(const struct order_queue *q, size_t qi)
+static const struct order_entry *head_of(const struct order_queue *q, size_t qi)
 {
-	const struct oq_cpu *c = &q->cpus[qi];
+	const struct order_cpu *c = &q->cpus[qi];
 
 	return &c->e[c->head];
 }
 
 /* heap slots carry their queue head's key: comparisons touch no other memory */
-static bool before(const struct oq_heap_slot *x, const struct oq_heap_slot *y)
+static bool before(const struct order_heap_slot *x, const struct order_heap_slot *y)
 {
 	return x->time < y->time || (x->time == y->time && x->seq < y->seq);
 }
 
 static void heap_swap(struct order_queue *q, size_t i, size_t j)
 {
-	struct oq_heap_slot t = q->heap[i];
+	struct order_heap_slot t = q->heap[i];
 
 	q->heap[i] = q->heap[j];
 	q->heap[j] = t;
@@ -127,7 +127,7 @@ static void heap_remove(struct order_queue *q, size_t qi)
 /* the head of queue 'qi' changed (or it became non-empty) */
 static void heap_update(struct order_queue *q, size_t qi)
 {
-	const struct oq_entry *h = head_of(q, qi);
+	const struct order_entry *h = head_of(q, qi);
 	size_t i = q->heap_pos[qi];
 	bool later;
 
@@ -140,7 +140,7 @@ static void heap_update(struct order_queue *q, size_t qi)
 		later = h->time > q->heap[i].time ||
 			(h->time == q->heap[i].time && h->seq > q->heap[i].seq);
 	}
-	q->heap[i] = (struct oq_heap_slot){ h->time, h->seq, qi };
+	q->heap[i] = (struct order_heap_slot){ h->time, h->seq, qi };
 	if (later)
 		heap_down(q, i);
 	else
@@ -156,8 +156,8 @@ static int queue_index(struct order_queue *q, int32_t cpu, size_t *out)
 
 	if (qi >= q->nr_cpus) {
 		n = qi + 1 > q->nr_cpus * 2 ? qi + 1 : q->nr_cpus * 2;
-		struct oq_cpu *c = realloc(q->cpus, n * sizeof(*c));
-		struct oq_heap_slot *h = realloc(q->heap, n * sizeof(*h));
+		struct order_cpu *c = realloc(q->cpus, n * sizeof(*c));
+		struct order_heap_slot *h = realloc(q->heap, n * sizeof(*h));
 		size_t *hp = realloc(q->heap_pos, n * sizeof(*hp));
 
 		if (c)
@@ -180,15 +180,15 @@ static int queue_index(struct order_queue *q, int32_t cpu, size_t *out)
 }
 
 /* capacities are powers of two: a mask instead of a division */
-static struct oq_entry *at(struct oq_cpu *c, size_t i)
+static struct order_entry *at(struct order_cpu *c, size_t i)
 {
 	return &c->e[(c->head + i) & (c->cap - 1)];
 }
 
-static int ring_grow(struct oq_cpu *c)
+static int ring_grow(struct order_cpu *c)
 {
 	size_t cap = c->cap ? c->cap * 2 : 256, i;
-	struct oq_entry *e = malloc(cap * sizeof(*e));
+	struct order_entry *e = malloc(cap * sizeof(*e));
 
 	if (!e)
 		return SREP_E_NOMEM;
@@ -202,7 +202,7 @@ static int ring_grow(struct oq_cpu *c)
 }
 
 /* insert keeping (time, seq) order: almost always an append */
-static int ring_insert(struct oq_cpu *c, const struct oq_entry *ent, bool *new_head)
+static int ring_insert(struct order_cpu *c, const struct order_entry *ent, bool *new_head)
 {
 	size_t i;
 	int ret;
@@ -224,9 +224,9 @@ static int ring_insert(struct oq_cpu *c, const struct oq_entry *ent, bool *new_h
 
 /* ---- the arena holding record copies ---- */
 
-static uint8_t *arena_alloc(struct order_queue *q, uint32_t size, struct oq_chunk **owner)
+static uint8_t *arena_alloc(struct order_queue *q, uint32_t size, struct order_chunk **owner)
 {
-	struct oq_chunk *c = q->chunk;
+	struct order_chunk *c = q->chunk;
 	size_t need = ((size_t)size + 7) & ~(size_t)7;
 
 	if (!c || c->cap - c->used < need) {
@@ -258,13 +258,13 @@ static uint8_t *arena_alloc(struct order_queue *q, uint32_t size, struct oq_chun
 	return c->data + c->used - need;
 }
 
-static void arena_release(struct order_queue *q, struct oq_chunk *c)
+static void arena_release(struct order_queue *q, struct order_chunk *c)
 {
 	if (--c->live || c == q->chunk)
 		return;
 	/*
 	 * Keep emptied chunks for reuse: fresh pages cost a fault each, and the
-	 * total never exceeds the window (oq_peek forces records out first).
+	 * total never exceeds the window (order_peek forces records out first).
 	 * Oversized chunks (one huge record) go back at once.
 	 */
 	if (c->cap > CHUNK_SIZE) {
@@ -277,10 +277,10 @@ static void arena_release(struct order_queue *q, struct oq_chunk *c)
 	q->bytes_free += c->cap;
 }
 
-int oq_push(struct order_queue *q, uint64_t time, int32_t cpu, int32_t evsel,
+int order_push(struct order_queue *q, uint64_t time, int32_t cpu, int32_t evsel,
 	    const uint8_t *data, uint32_t size, uint64_t file_off, bool *late)
 {
-	struct oq_entry ent;
+	struct order_entry ent;
 	bool new_head;
 	size_t qi;
 	int ret;
@@ -314,9 +314,9 @@ int oq_push(struct order_queue *q, uint64_t time, int32_t cpu, int32_t evsel,
 	return 0;
 }
 
-const struct oq_entry *oq_peek(struct order_queue *q)
+const struct order_entry *order_peek(struct order_queue *q)
 {
-	const struct oq_entry *e;
+	const struct order_entry *e;
 
 	if (!q->heap_len)
 		return NULL;
@@ -330,11 +330,11 @@ const struct oq_entry *oq_peek(struct order_queue *q)
 	return NULL;
 }
 
-void oq_pop(struct order_queue *q)
+void order_pop(struct order_queue *q)
 {
 	size_t qi = q->heap[0].qi;
-	struct oq_cpu *c = &q->cpus[qi];
-	struct oq_entry *e = &c->e[c->head];
+	struct order_cpu *c = &q->cpus[qi];
+	struct order_entry *e = &c->e[c->head];
 
 	if (e->time > q->last_out)
 		q->last_out = e->time;
@@ -348,23 +348,23 @@ void oq_pop(struct order_queue *q)
 		heap_remove(q, qi);
 }
 
-void oq_round(struct order_queue *q)
+void order_round(struct order_queue *q)
 {
 	q->round_limit = q->round_pending;
 	q->round_pending = q->max_time;
 }
 
-void oq_flush_all(struct order_queue *q)
+void order_flush_all(struct order_queue *q)
 {
 	q->flush_all = true;
 }
 
-void oq_reset(struct order_queue *q)
+void order_reset(struct order_queue *q)
 {
 	size_t i;
 
 	for (i = 0; i < q->nr_cpus; i++) {
-		struct oq_cpu *c = &q->cpus[i];
+		struct order_cpu *c = &q->cpus[i];
 
 		while (c->len) {
 			arena_release(q, c->e[c->head].chunk);

@@ -113,7 +113,7 @@ static inline bool attr_flag(const struct perf_attr *a, unsigned bit)
 }
 
 /* decode an attr of 'size' bytes (any size) in the file's byte order */
-void attr_decode(struct perf_attr *out, const uint8_t *p, size_t size, bool big_endian);
+void evsel_attr_decode(struct perf_attr *out, const uint8_t *p, size_t size, bool big_endian);
 #define PERF_ATTR_SIZE_VER0 64
 
 /* ---- event descriptions (evsels) ---- */
@@ -206,7 +206,7 @@ int input_spool(struct srep_input *in, struct srep_error *err);
 
 /* ---- reorder queue (order.c) ---- */
 
-struct oq_entry {
+struct order_entry {
 	uint64_t time;
 	uint64_t seq;			/* arrival order: stable ties */
 	uint64_t file_off;
@@ -215,26 +215,26 @@ struct oq_entry {
 	int32_t evsel;
 	int32_t cpu;
 	bool late;			/* older than what was already delivered */
-	struct oq_chunk *chunk;
+	struct order_chunk *chunk;
 };
 
-struct oq_cpu {				/* one per CPU: a sorted ring of entries */
-	struct oq_entry *e;
+struct order_cpu {				/* one per CPU: a sorted ring of entries */
+	struct order_entry *e;
 	size_t cap, head, len;
 	int32_t cpu;
 };
 
 struct order_queue {
-	struct oq_cpu *cpus;		/* index = cpu + 1 (slot 0: records without a CPU) */
+	struct order_cpu *cpus;		/* index = cpu + 1 (slot 0: records without a CPU) */
 	size_t nr_cpus;
-	struct oq_heap_slot {		/* a non-empty queue and its head's key */
+	struct order_heap_slot {		/* a non-empty queue and its head's key */
 		uint64_t time, seq;
 		size_t qi;
 	} *heap;			/* min head first */
 	size_t heap_len, heap_cap;
 	size_t *heap_pos;		/* per queue: its heap position, SIZE_MAX if absent */
-	struct oq_chunk *chunk;		/* current arena chunk */
-	struct oq_chunk *free_chunks;
+	struct order_chunk *chunk;		/* current arena chunk */
+	struct order_chunk *free_chunks;
 	size_t bytes;			/* arena bytes allocated */
 	size_t bytes_free;		/* ... of which in emptied chunks kept for reuse */
 	size_t limit;			/* reorder window in bytes */
@@ -248,19 +248,19 @@ struct order_queue {
 	bool forced;			/* over the limit: the oldest must go */
 };
 
-void oq_init(struct order_queue *q, size_t limit);
-void oq_free(struct order_queue *q);
+void order_init(struct order_queue *q, size_t limit);
+void order_free(struct order_queue *q);
 /* copy a record in; returns 0 or SREP_E_NOMEM; *late when older than what was delivered */
-int oq_push(struct order_queue *q, uint64_t time, int32_t cpu, int32_t evsel,
+int order_push(struct order_queue *q, uint64_t time, int32_t cpu, int32_t evsel,
 	    const uint8_t *data, uint32_t size, uint64_t file_off, bool *late);
 /* the oldest entry if it may be delivered now; NULL otherwise */
-const struct oq_entry *oq_peek(struct order_queue *q);
-void oq_pop(struct order_queue *q);
-void oq_round(struct order_queue *q);	/* FINISHED_ROUND / FINISHED_INIT seen */
-void oq_flush_all(struct order_queue *q);
-void oq_reset(struct order_queue *q);
+const struct order_entry *order_peek(struct order_queue *q);
+void order_pop(struct order_queue *q);
+void order_round(struct order_queue *q);	/* FINISHED_ROUND / FINISHED_INIT seen */
+void order_flush_all(struct order_queue *q);
+void order_reset(struct order_queue *q);
 
-/* ---- decompression (compress.c) ---- */
+/* ---- decompression (decomp.c) ---- */
 struct decomp;
 int decomp_new(struct decomp **out, struct srep_error *err);
 void decomp_free(struct decomp *d);
@@ -298,7 +298,7 @@ int sample_parse(const struct evsel *ev, const uint8_t *body, size_t len, bool s
 int sample_id_parse(const struct evsel *ev, const uint8_t *body, size_t len, bool swap,
 		    struct sample *out);
 /* sample_type layout for id/time/cpu lookups */
-void evsel_layout(struct evsel *ev);
+void sample_layout(struct evsel *ev);
 
 /* ---- tasks (task.c) ---- */
 struct task_comm {
@@ -387,7 +387,7 @@ struct srep_session {
 	bool count_only;		/* counting: nothing is queued */
 	bool evsels_dirty;		/* attrs or tracing data arrived: finish before samples */
 	bool pop_pending;		/* the delivered entry leaves the queue on the next call */
-	struct oq_entry direct;		/* a record delivered without queueing (no time) */
+	struct order_entry direct;		/* a record delivered without queueing (no time) */
 	bool damaged;			/* something was skipped: the CLI exits 1 */
 	int pending_err;		/* an error met while records were still queued */
 	struct srep_error pending_error;
@@ -446,7 +446,7 @@ int evsel_set_name(struct evsel *ev, const char *name, bool from_file);
 void evsel_default_name(const struct srep_session *s, const struct evsel *ev, char *buf,
 			size_t size);
 /* after attrs and tracing data: names, tracepoint binding, has_tp[] */
-int evsels_finish(struct srep_session *s, struct srep_error *err);
+int evsel_finish_all(struct srep_session *s, struct srep_error *err);
 
 /* header and features (header.c, feature.c) */
 int header_read(struct srep_session *s, struct srep_error *err);
@@ -454,12 +454,12 @@ int feature_parse(struct srep_session *s, unsigned feat, const uint8_t *p, size_
 		  uint64_t off, struct srep_error *err);
 /* build-id entries (feature 2, and HEADER_BUILD_ID record bodies) */
 int feature_build_ids(struct srep_session *s, struct srep_cur *c, struct srep_error *err);
-void meta_set_word_size(struct srep_session *s);
+void feature_set_word_size(struct srep_session *s);
 
 /* tracepoints (tp.c): the only caller of libtraceevent */
 int tp_ctx_new(struct tp_ctx **out, struct srep_error *err);
 void tp_ctx_free(struct tp_ctx *tp);
-int tp_parse_tracing_data(struct srep_session *s, const uint8_t *data, size_t len,
+int tp_blob_parse(struct srep_session *s, const uint8_t *data, size_t len,
 			  uint64_t off, struct srep_error *err);
 /* bind an evsel of type TRACEPOINT to its format; sets ev->tp, ev->kind, ev->name */
 void tp_bind(struct srep_session *s, struct evsel *ev);
@@ -496,13 +496,13 @@ int jsonin_evsel_field(const struct jsonin *j, size_t idx, int field, struct sre
  * records (records.c): read the stream until a record can be delivered in
  * time order; 1 = *out is valid until records_next() is called again, 0 = end.
  */
-int records_next(struct srep_session *s, const struct oq_entry **out, struct srep_error *err);
+int records_next(struct srep_session *s, const struct order_entry **out, struct srep_error *err);
 /* read the rest of the stream only counting records */
 int records_count_all(struct srep_session *s, struct srep_error *err);
 void records_reset(struct srep_session *s);
 
 /* model (model.c): turn a delivered record into the neutral event */
-int model_decode(struct srep_session *s, const struct oq_entry *e, bool *has_event,
+int model_decode(struct srep_session *s, const struct order_entry *e, bool *has_event,
 		 struct srep_error *err);
 /* union of the loss intervals, ns (stats.lost_time_ns) */
 uint64_t model_lost_time(struct srep_session *s);

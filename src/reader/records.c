@@ -221,7 +221,7 @@ static int apply_attr(struct srep_session *s, const struct rec *r, struct srep_e
 	if (attr_size > body)
 		return sess_err(s, err, SREP_E_CORRUPT, r->off + HDR_SIZE + 4, r->type,
 				"attr size %u is larger than its record (%zu bytes)", attr_size, body);
-	attr_decode(&attr, r->p + HDR_SIZE, attr_size, s->meta.big_endian);
+	evsel_attr_decode(&attr, r->p + HDR_SIZE, attr_size, s->meta.big_endian);
 	ev = evsel_add(s, &attr, err);
 	if (!ev)
 		return err ? err->code : SREP_E_NOMEM;
@@ -250,7 +250,7 @@ static int apply_tracing_data(struct srep_session *s, const struct rec *r, uint6
 		return ret;
 	s->evsels_dirty = true;
 	/* tracepoints stay undecoded, but the records can still be read and counted */
-	ret = tp_parse_tracing_data(s, p, (size_t)size, off, err);
+	ret = tp_blob_parse(s, p, (size_t)size, off, err);
 	if (ret && ret != SREP_E_NOMEM)
 		sess_warn(s, ret, err && err->has_offset ? err->offset : r->off, r->type,
 			  "%s: tracepoints will not be decoded", err ? err->msg : "bad tracing data");
@@ -352,7 +352,7 @@ static int apply_user(struct srep_session *s, const struct rec *r, uint64_t extr
 		return feature_build_ids(s, &c, err);
 	case PERF_RECORD_FINISHED_ROUND:
 	case PERF_RECORD_FINISHED_INIT:
-		oq_round(&s->q);
+		order_round(&s->q);
 		return 0;
 	default:
 		return 0;	/* counted; nothing in it that the model needs */
@@ -433,11 +433,11 @@ static int queue_kernel(struct srep_session *s, const struct rec *r, struct evse
 	when_where(s, r, ev, &time, &cpu);
 	if (!time) {
 		/* perf delivers records without a time at once, in arrival order */
-		s->direct = (struct oq_entry){ .file_off = r->off, .data = (uint8_t *)r->p,
+		s->direct = (struct order_entry){ .file_off = r->off, .data = (uint8_t *)r->p,
 					       .size = r->size, .evsel = idx, .cpu = cpu };
 		return 1;
 	}
-	ret = oq_push(&s->q, time, cpu, idx, r->p, r->size, r->off, &late);
+	ret = order_push(&s->q, time, cpu, idx, r->p, r->size, r->off, &late);
 	if (ret)
 		return srep_error__set(err, ret, "no memory for the reorder queue");
 	if (late)
@@ -472,7 +472,7 @@ static int process(struct srep_session *s, const struct rec *r, uint64_t extra,
 	if (s->count_only || r->size < HDR_SIZE)
 		return 0;
 	if (s->evsels_dirty) {
-		int ret = evsels_finish(s, err);
+		int ret = evsel_finish_all(s, err);
 
 		if (ret)
 			return ret;
@@ -558,13 +558,13 @@ static int records_pending_error(struct srep_session *s, struct srep_error *err)
 	return ret;
 }
 
-int records_next(struct srep_session *s, const struct oq_entry **out, struct srep_error *err)
+int records_next(struct srep_session *s, const struct order_entry **out, struct srep_error *err)
 {
-	const struct oq_entry *e;
+	const struct order_entry *e;
 	int ret;
 
 	for (;;) {
-		e = oq_peek(&s->q);
+		e = order_peek(&s->q);
 		if (e) {
 			s->pop_pending = true;
 			*out = e;
@@ -578,7 +578,7 @@ int records_next(struct srep_session *s, const struct oq_entry **out, struct sre
 			s->pending_err = ret;
 			s->pending_error = err ? *err : (struct srep_error){ .code = ret };
 			s->eof = true;
-			oq_flush_all(&s->q);
+			order_flush_all(&s->q);
 			continue;
 		}
 		if (ret < 0)
@@ -589,7 +589,7 @@ int records_next(struct srep_session *s, const struct oq_entry **out, struct sre
 		}
 		if (ret == 0) {
 			s->eof = true;
-			oq_flush_all(&s->q);
+			order_flush_all(&s->q);
 		}
 	}
 }
@@ -613,7 +613,7 @@ void records_reset(struct srep_session *s)
 	s->pending_err = 0;
 	s->seen_kernel_record = false;	/* the legacy dialect's header records come first again */
 	s->pop_pending = false;
-	oq_reset(&s->q);
+	order_reset(&s->q);
 	if (s->dc)
 		decomp_reset(s->dc);
 }

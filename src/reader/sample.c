@@ -52,7 +52,7 @@ static void fixed_layout(struct evsel *ev)
 	ev->off_raw = fixed_off(st, PERF_SAMPLE_RAW);
 }
 
-void evsel_layout(struct evsel *ev)
+void sample_layout(struct evsel *ev)
 {
 	uint64_t st = ev->attr.sample_type;
 	int ident = !!(st & PERF_SAMPLE_IDENTIFIER);

@@ -91,7 +91,7 @@ static int session_alloc(struct srep_session **out, const char *path,
 	s->meta.format = "perf.data";
 	s->meta.nr_cpus_avail = s->meta.nr_cpus_online = -1;
 	s->meta.total_mem_kb = s->meta.clockid = s->meta.clock_res_ns = -1;
-	oq_init(&s->q, s->opts.reorder_bytes);
+	order_init(&s->q, s->opts.reorder_bytes);
 	task_table_init(&s->tasks);
 	task_table_init(&s->prescanned);
 	loss_tracker_init(&s->loss);
@@ -192,7 +192,7 @@ void srep_session__delete(struct srep_session *s)
 	tp_ctx_free(s->tp);
 	jsonin_free(s->jin);
 	decomp_free(s->dc);
-	oq_free(&s->q);
+	order_free(&s->q);
 	task_table_free(&s->tasks);
 	task_table_free(&s->prescanned);
 	input_close(&s->in);
@@ -221,7 +221,7 @@ static void count_event(struct srep_session *s, const struct srep_event *ev)
 int srep_session__next_event(struct srep_session *s, const struct srep_event **out,
 			     struct srep_error *err)
 {
-	const struct oq_entry *e = NULL;
+	const struct order_entry *e = NULL;
 	bool has_event;
 	int ret;
 
@@ -235,7 +235,7 @@ int srep_session__next_event(struct srep_session *s, const struct srep_event **o
 	}
 	for (;;) {
 		if (s->pop_pending) {
-			oq_pop(&s->q);
+			order_pop(&s->q);
 			s->pop_pending = false;
 		}
 		ret = records_next(s, &e, err);

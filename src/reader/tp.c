@@ -108,7 +108,7 @@ int tp_ctx_new(struct tp_ctx **out, struct srep_error *err)
 	 * through tep_warning(), gated by this process-wide level; we choose the
 	 * level rather than overriding the weak tep_vprint(), which would need a
 	 * global to find the session to report to. Parse failures are counted
-	 * and reported by us instead (tp_parse_tracing_data).
+	 * and reported by us instead (tp_blob_parse).
 	 */
 	tep_set_loglevel(TEP_LOG_NONE);
 	*out = tp;

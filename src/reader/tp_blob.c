@@ -301,7 +301,7 @@ static int blob_tail(struct blob *b, const char *version)
 	return ret;
 }
 
-int tp_parse_tracing_data(struct srep_session *s, const uint8_t *data, size_t len,
+int tp_blob_parse(struct srep_session *s, const uint8_t *data, size_t len,
 			  uint64_t off, struct srep_error *err)
 {
 	struct blob b = { .s = s, .err = err, .tep = s->tp ? s->tp->tep : NULL,

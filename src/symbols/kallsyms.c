@@ -83,7 +83,7 @@ static int parse_line(char *line, struct sym_entry *out)
 	return keep_type(type) && name[0] != '$' && name[0] ? 1 : 0;
 }
 
-static void note_ref(struct ksym_table *t, const struct sym_entry *e)
+static void note_ref(struct kallsyms_table *t, const struct sym_entry *e)
 {
 	if (e->module || e->name[0] != '_')
 		return;
@@ -93,7 +93,7 @@ static void note_ref(struct ksym_table *t, const struct sym_entry *e)
 		t->ref_stext = e->start;
 }
 
-static int parse_lines(struct ksym_table *t)
+static int parse_lines(struct kallsyms_table *t)
 {
 	char *line = t->text, *nl;
 	struct sym_entry e;
@@ -130,20 +130,20 @@ static size_t count_lines(const char *text, size_t len)
 }
 
 /* parse t->text, 'len' bytes and a NUL, owned by the table */
-static int parse_text(struct ksym_table *t, size_t len, struct srep_error *err)
+static int parse_text(struct kallsyms_table *t, size_t len, struct srep_error *err)
 {
 	/* a NUL inside the text ends it, as it ends a string read from /proc */
 	t->text[len] = '\0';
 	init_hex();
 	if (symtab_reserve(&t->tab, count_lines(t->text, len)) || parse_lines(t)) {
-		ksym_table_free(t);
+		kallsyms_free(t);
 		return srep_error__set(err, SREP_E_NOMEM, "kallsyms: no memory for the symbols");
 	}
 	symtab_finish(&t->tab, true);
 	return 0;
 }
 
-int ksym_table_parse(struct ksym_table *t, const char *text, size_t len,
+int kallsyms_parse(struct kallsyms_table *t, const char *text, size_t len,
 		     struct srep_error *err)
 {
 	memset(t, 0, sizeof(*t));
@@ -158,7 +158,7 @@ int ksym_table_parse(struct ksym_table *t, const char *text, size_t len,
 }
 
 /* the whole file into t->text (NUL room kept); /proc/kallsyms says its size is 0 */
-static int read_all(struct ksym_table *t, FILE *f, size_t hint, size_t *len)
+static int read_all(struct kallsyms_table *t, FILE *f, size_t hint, size_t *len)
 {
 	size_t cap = hint ? hint + 1 : 1u << 20, n = 0, r;
 	char *p;
@@ -181,7 +181,7 @@ static int read_all(struct ksym_table *t, FILE *f, size_t hint, size_t *len)
 	return ferror(f) ? SREP_E_IO : 0;
 }
 
-int ksym_table_load(struct ksym_table *t, const char *path, struct srep_error *err)
+int kallsyms_load(struct kallsyms_table *t, const char *path, struct srep_error *err)
 {
 	FILE *f = fopen(path, "rb");
 	struct stat st;
@@ -201,7 +201,7 @@ int ksym_table_load(struct ksym_table *t, const char *path, struct srep_error *e
 	      read_all(t, f, (size_t)st.st_size, &n);
 	fclose(f);
 	if (ret) {
-		ksym_table_free(t);
+		kallsyms_free(t);
 		return srep_error__set(err, ret, "kallsyms '%s': %s", path,
 				       ret == SREP_E_LIMIT ? "more bytes than a kernel's symbols take" :
 				       ret == SREP_E_NOMEM ? "no memory" : "read error");
@@ -209,7 +209,7 @@ int ksym_table_load(struct ksym_table *t, const char *path, struct srep_error *e
 	return parse_text(t, n, err);
 }
 
-void ksym_table_free(struct ksym_table *t)
+void kallsyms_free(struct kallsyms_table *t)
 {
 	symtab_free(&t->tab);
 	free(t->text);

@@ -97,7 +97,7 @@ static void s390(const struct unwind_regs_in *in, struct unwind_regs *out)
 	out->pc = reg(in, S390_PC);
 }
 
-bool unwind_regs_dwarf(unsigned machine, const struct unwind_regs_in *in, struct unwind_regs *out)
+bool regs_to_dwarf(unsigned machine, const struct unwind_regs_in *in, struct unwind_regs *out)
 {
 	memset(out, 0, sizeof(*out));
 	switch (machine) {
@@ -136,7 +136,7 @@ bool unwind_regs_dwarf(unsigned machine, const struct unwind_regs_in *in, struct
  * HEADER_ARCH (uname -m); a 32-bit process on a 64-bit kernel reports the
  * 32-bit ABI and the 32-bit numbering.
  */
-unsigned unwind_machine(const char *arch, uint64_t abi)
+unsigned regs_machine(const char *arch, uint64_t abi)
 {
 	bool compat = abi == 1;
 

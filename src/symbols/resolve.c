@@ -95,12 +95,12 @@ static void lookup_kernel(struct srep_symbolizer *sy, uint64_t addr, struct sym_
 	int line = 0;
 
 	if (!sy->kernel_loaded)
-		sym_kernel_load(sy);
+		symkernel_load(sy);
 	v = addr - sy->vmlinux_reloc;
-	if (sy->vmlinux && (e = elf_dso_find(sy->vmlinux, v)) != NULL) {
+	if (sy->vmlinux && (e = dso_find(sy->vmlinux, v)) != NULL) {
 		c->symbol = e->name;
 		c->symbol_offset = v - e->start;
-		if (sy->lines && elf_dso_srcline(sy->vmlinux, v, &c->file, &line))
+		if (sy->lines && dso_srcline(sy->vmlinux, v, &c->file, &line))
 			c->line = (uint32_t)line;
 		return;
 	}
@@ -120,15 +120,15 @@ static void lookup_user(struct srep_symbolizer *sy, struct sym_dso *d, uint64_t 
 	int line = 0;
 
 	if (d->state == SREP_MODULE_UNUSED)
-		sym_load_dso(sy, d);
-	if (!d->elf || !elf_dso_vaddr(d->elf, off, &v))
+		symbolizer_load_dso(sy, d);
+	if (!d->elf || !dso_vaddr(d->elf, off, &v))
 		return;
-	e = elf_dso_find(d->elf, v);
+	e = dso_find(d->elf, v);
 	if (e) {
 		c->symbol = e->name;
 		c->symbol_offset = v - e->start;
 	}
-	if (sy->lines && elf_dso_srcline(d->elf, v, &c->file, &line))
+	if (sy->lines && dso_srcline(d->elf, v, &c->file, &line))
 		c->line = (uint32_t)line;
 }
 
@@ -284,7 +284,7 @@ static void raw_recorded(struct srep_symbolizer *sy, const struct srep_event *ev
 		if (mode != SREP_FRAME_USER || !first_user)
 			continue;
 		first_user = false;
-		leaf = sym_leaf_caller(sy, ev, ev->callchain[i]);
+		leaf = unwind_leaf_caller(sy, ev, ev->callchain[i]);
 		if (leaf && leaf != next_ip(ev, i))
 			raw_push(sy, SREP_FRAME_USER, leaf);
 	}
@@ -314,7 +314,7 @@ static void raw_frames(struct srep_symbolizer *sy, const struct srep_event *ev)
 	sy->raw_stack = ev->user_stack;
 	sy->nr_raw = 0;
 	raw_recorded(sy, ev);
-	n = ev->user_stack ? sym_unwind_user(sy, ev, pcs, SREP_UNWIND_MAX) : 0;
+	n = ev->user_stack ? unwind_user(sy, ev, pcs, SREP_UNWIND_MAX) : 0;
 	sy->stats.dwarf_unwound += n > 0;
 	for (i = 0; i < n; i++)
 		raw_push(sy, SREP_FRAME_USER, pcs[i]);

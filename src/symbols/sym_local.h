@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sym_local.h - what the symbol modules share (kallsyms.c, maps.c,
- * symbols.c, symfind.c, symbolizer.c). Only symbols.c includes libdw; the
- * others see ELF files through the 'elf_dso' functions below.
+ * dso.c, symfind.c, symbolizer.c). Only dso.c includes libdw; the
+ * others see ELF files through the 'dso' functions below.
  */
 #ifndef SREP_SYM_LOCAL_H
 #define SREP_SYM_LOCAL_H
@@ -44,7 +44,7 @@ void symtab_free(struct symtab *t);
 
 /* ---- kernel symbols from a kallsyms text (kallsyms.c) ---- */
 
-struct ksym_table {
+struct kallsyms_table {
 	struct symtab tab;
 	char *text;			/* owned copy of the file: names point into it */
 	uint64_t ref_text, ref_stext;	/* addresses of _text and _stext, 0 if absent */
@@ -52,10 +52,10 @@ struct ksym_table {
 };
 
 /* parse 'len' bytes (need not end in NUL); keeps function and data symbols as perf does */
-int ksym_table_parse(struct ksym_table *t, const char *text, size_t len,
+int kallsyms_parse(struct kallsyms_table *t, const char *text, size_t len,
 		     struct srep_error *err);
-int ksym_table_load(struct ksym_table *t, const char *path, struct srep_error *err);
-void ksym_table_free(struct ksym_table *t);
+int kallsyms_load(struct kallsyms_table *t, const char *path, struct srep_error *err);
+void kallsyms_free(struct kallsyms_table *t);
 
 /* ---- where modules are mapped, per process, over time (maps.c) ---- */
 
@@ -131,11 +131,11 @@ struct unwind_regs {
 };
 
 /* EM_* whose register numbering the trace uses (HEADER_ARCH, the sample's ABI); 0 unknown */
-unsigned unwind_machine(const char *arch, uint64_t abi);
+unsigned regs_machine(const char *arch, uint64_t abi);
 /* false for a machine perf does not unwind with libdw here */
-bool unwind_regs_dwarf(unsigned machine, const struct unwind_regs_in *in, struct unwind_regs *out);
+bool regs_to_dwarf(unsigned machine, const struct unwind_regs_in *in, struct unwind_regs *out);
 
-/* ---- ELF files through libdw (symbols.c, the only libdw caller) ---- */
+/* ---- ELF files through libdw (dso.c, the only libdw caller) ---- */
 
 /*
  * Finds the separate debug file of an ELF file: called with the file's
@@ -145,36 +145,36 @@ bool unwind_regs_dwarf(unsigned machine, const struct unwind_regs_in *in, struct
 typedef char *(*elf_debug_finder)(void *arg, const uint8_t *build_id, size_t build_id_len,
 				  const char *debuglink);
 
-struct elf_dso;
+struct dso;
 
 /* read the GNU build id of an ELF file: its length (0 none), < 0 not an ELF file */
-int elf_file_build_id(const char *path, uint8_t *id, size_t size);
+int dso_file_build_id(const char *path, uint8_t *id, size_t size);
 /*
  * Open an ELF file of any architecture for symbol lookups; 'why' says what
  * failed (NULL return). The finder is asked for a separate debug file when
  * the file lacks .symtab or when source lines are wanted.
  */
-struct elf_dso *elf_dso_open(const char *path, elf_debug_finder finder, void *finder_arg,
+struct dso *dso_open(const char *path, elf_debug_finder finder, void *finder_arg,
 			     char *why, size_t why_size);
-void elf_dso_free(struct elf_dso *d);
+void dso_free(struct dso *d);
 /* file offset of a mapped byte -> its ELF virtual address (via PT_LOAD) */
-bool elf_dso_vaddr(const struct elf_dso *d, uint64_t file_off, uint64_t *vaddr);
+bool dso_vaddr(const struct dso *d, uint64_t file_off, uint64_t *vaddr);
 /* the function (or data/label symbol, as perf keeps them) containing 'vaddr' */
-const struct sym_entry *elf_dso_find(struct elf_dso *d, uint64_t vaddr);
+const struct sym_entry *dso_find(struct dso *d, uint64_t vaddr);
 /* value of a symbol by name (vmlinux: _text / _stext), false if absent */
-bool elf_dso_symbol_value(struct elf_dso *d, const char *name, uint64_t *value);
+bool dso_symbol_value(struct dso *d, const char *name, uint64_t *value);
 /* source file and line of 'vaddr' from DWARF; false without DWARF */
-bool elf_dso_srcline(struct elf_dso *d, uint64_t vaddr, const char **file, int *line);
+bool dso_srcline(struct dso *d, uint64_t vaddr, const char **file, int *line);
 /* the file symbols came from, and the separate debug file ("" if none) */
-const char *elf_dso_path(const struct elf_dso *d);
+const char *dso_path(const struct dso *d);
 /* ELF machine (EM_*) of the file */
-unsigned elf_dso_machine(const struct elf_dso *d);
-const char *elf_dso_debug_path(const struct elf_dso *d);
-size_t elf_dso_nr_symbols(const struct elf_dso *d);
+unsigned dso_machine(const struct dso *d);
+const char *dso_debug_path(const struct dso *d);
+size_t dso_nr_symbols(const struct dso *d);
 
-/* ---- unwinding a copied user stack with libdw (symbols.c) ---- */
+/* ---- unwinding a copied user stack with libdw (dso.c) ---- */
 
-struct elf_unwind_ops {
+struct dso_unwind_ops {
 	/*
 	 * The file mapped at 'addr' in the process being unwound: its path
 	 * here (NULL: mapped, but no file found), the address of its file
@@ -185,7 +185,7 @@ struct elf_unwind_ops {
 	void *arg;
 };
 
-struct elf_unwind_in {
+struct dso_unwind_in {
 	struct unwind_regs regs;
 	bool big_endian;		/* the target's byte order */
 	const uint8_t *stack;		/* the copy of the stack from regs.sp up */
@@ -197,16 +197,16 @@ struct elf_unwind_in {
  * and the CFI libdw parsed, until the process's mappings change (the
  * caller then frees it). 'ops' must outlive it.
  */
-struct elf_unwinder;
+struct dso_unwinder;
 
-struct elf_unwinder *elf_unwinder_new(const struct elf_unwind_ops *ops);
-void elf_unwinder_free(struct elf_unwinder *w);	/* NULL is fine */
+struct dso_unwinder *dso_unwinder_new(const struct dso_unwind_ops *ops);
+void dso_unwinder_free(struct dso_unwinder *w);	/* NULL is fine */
 /*
  * Unwind as perf does with libdw: the user frames innermost first (the
  * first at the sampled IP, callers at their return address minus 1), into
  * pcs[max]. Returns how many; 0 when not even the first module is known.
  */
-size_t elf_unwind(struct elf_unwinder *w, const struct elf_unwind_in *in, uint64_t *pcs,
+size_t dso_unwind(struct dso_unwinder *w, const struct dso_unwind_in *in, uint64_t *pcs,
 		  size_t max);
 
 #endif /* SREP_SYM_LOCAL_H */

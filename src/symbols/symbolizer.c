@@ -20,7 +20,7 @@
 #define KERNEL_NAME	"[kernel.kallsyms]"
 #define PROT_EXEC_BIT	0x4
 
-void sym_warn(struct srep_symbolizer *sy, const char *path, const char *fmt, ...)
+void symbolizer_warn(struct srep_symbolizer *sy, const char *path, const char *fmt, ...)
 {
 	struct srep_error w = { .code = SREP_E_SYMBOLS, .record_type = -1 };
 	va_list ap;
@@ -128,14 +128,14 @@ static int get_dso(struct srep_symbolizer *sy, const char *name, bool kernel)
 
 static void free_dso(struct sym_dso *d)
 {
-	elf_dso_free(d->elf);
+	dso_free(d->elf);
 	free(d->host_path);
 	free(d->name);
 	free(d);
 }
 
 /* the trace's build id of a module (BUILD_ID feature, HEADER_BUILD_ID records) */
-void sym_trace_build_id(struct srep_symbolizer *sy, struct sym_dso *d)
+void symbolizer_trace_build_id(struct srep_symbolizer *sy, struct sym_dso *d)
 {
 	size_t i;
 
@@ -159,39 +159,39 @@ static char *debug_finder(void *arg, const uint8_t *id, size_t len, const char *
 	return symfind_debug(&d->sy->find, d->name, d->host_path, id, len, debuglink);
 }
 
-void sym_warn_mismatch(struct srep_symbolizer *sy, struct sym_dso *d, const char *path)
+void symbolizer_warn_mismatch(struct srep_symbolizer *sy, struct sym_dso *d, const char *path)
 {
 	uint8_t got[SYM_MAX_BUILD_ID];
 	char want_hex[2 * SYM_MAX_BUILD_ID + 1], got_hex[2 * SYM_MAX_BUILD_ID + 1];
-	int n = elf_file_build_id(path, got, sizeof(got));
+	int n = dso_file_build_id(path, got, sizeof(got));
 
 	symfind_hex(d->build_id, d->build_id_len, want_hex);
 	symfind_hex(got, n > 0 ? (size_t)n : 0, got_hex);
-	sym_warn(sy, path, "build id %s differs from the trace's %s for '%s': not used",
+	symbolizer_warn(sy, path, "build id %s differs from the trace's %s for '%s': not used",
 		 got_hex, want_hex, d->name);
 }
 
 /* look for a user-space module's file once; afterwards d->state says what came of it */
-void sym_load_dso(struct srep_symbolizer *sy, struct sym_dso *d)
+void symbolizer_load_dso(struct srep_symbolizer *sy, struct sym_dso *d)
 {
 	char why[256], *mismatch = NULL;
 	uint8_t id[SYM_MAX_BUILD_ID];
 	size_t id_len;
 
-	sym_trace_build_id(sy, d);
+	symbolizer_trace_build_id(sy, d);
 	d->host_path = symfind_main(&sy->find, d->name, d->build_id, d->build_id_len, &mismatch,
 				    id, &id_len);
 	if (mismatch)
-		sym_warn_mismatch(sy, d, mismatch);
+		symbolizer_warn_mismatch(sy, d, mismatch);
 	free(mismatch);
 	if (!d->host_path) {
 		d->state = mismatch ? SREP_MODULE_MISMATCH : SREP_MODULE_MISSING;
 		return;
 	}
-	d->elf = elf_dso_open(d->host_path, debug_finder, d, why, sizeof(why));
+	d->elf = dso_open(d->host_path, debug_finder, d, why, sizeof(why));
 	if (!d->elf) {
 		d->state = SREP_MODULE_BAD;
-		sym_warn(sy, d->host_path, "not a usable ELF file for '%s': %s", d->name, why);
+		symbolizer_warn(sy, d->host_path, "not a usable ELF file for '%s': %s", d->name, why);
 		return;
 	}
 	d->state = SREP_MODULE_FOUND;
@@ -222,14 +222,14 @@ static int on_mmap(struct srep_symbolizer *sy, const struct srep_mmap *m)
 		memcpy(sy->dsos[dso]->build_id, m->build_id, m->build_id_size);
 	}
 	if (!kernel)
-		sym_unwind_forget(sy, m->pid);
+		unwind_forget(sy, m->pid);
 	return maps_insert(&sy->maps, kernel ? -1 : m->pid, m->addr, m->len, m->pgoff,
 			   (uint32_t)dso);
 }
 
 static void exec_clear(struct srep_symbolizer *sy, int32_t pid)
 {
-	sym_unwind_forget(sy, pid);
+	unwind_forget(sy, pid);
 	maps_clear(&sy->maps, pid);
 }
 
@@ -248,7 +248,7 @@ int srep_symbolizer__observe(struct srep_symbolizer *sy, const struct srep_event
 	case SREP_EV_FORK:
 		if (f->parent_pid < 0 || f->child_pid < 0 || f->parent_pid == f->child_pid)
 			return 0;
-		sym_unwind_forget(sy, f->child_pid);
+		unwind_forget(sy, f->child_pid);
 		return maps_fork(&sy->maps, f->parent_pid, f->child_pid);
 	case SREP_EV_EXEC:
 		/* from the COMM record (the new image's MMAPs follow it); the
@@ -307,7 +307,7 @@ int srep_symbolizer__new(struct srep_symbolizer **out, struct srep_session *s,
 		srep_symbolizer__delete(sy);
 		return srep_error__set(err, ret, "no memory for the symbolizer");
 	}
-	ret = sym_kernel_check(sy, err);
+	ret = symkernel_check(sy, err);
 	if (ret) {
 		srep_symbolizer__delete(sy);
 		return ret;
@@ -323,14 +323,14 @@ void srep_symbolizer__delete(struct srep_symbolizer *sy)
 	if (!sy)
 		return;
 	/* the unwinders first: they hold pointers into the modules */
-	sym_unwind_forget(sy, -1);
+	unwind_forget(sy, -1);
 	for (i = 0; i < sy->nr_dsos; i++)
 		free_dso(sy->dsos[i]);
 	free(sy->dsos);
 	free(sy->dso_slots);
 	maps_free(&sy->maps);
-	ksym_table_free(&sy->ksyms);
-	elf_dso_free(sy->vmlinux);
+	kallsyms_free(&sy->ksyms);
+	dso_free(sy->vmlinux);
 	free(sy->cache);
 	free(sy->raw);
 	free(sy->symfs);
@@ -367,8 +367,8 @@ int srep_symbolizer__module(const struct srep_symbolizer *sy, size_t idx,
 	if (idx == SYM_KERNEL_DSO) {
 		out->path = sy->kernel_source;
 	} else if (d->elf) {
-		out->path = elf_dso_path(d->elf);
-		out->debug_path = elf_dso_debug_path(d->elf)[0] ? elf_dso_debug_path(d->elf) : NULL;
+		out->path = dso_path(d->elf);
+		out->debug_path = dso_debug_path(d->elf)[0] ? dso_debug_path(d->elf) : NULL;
 	}
 	return 0;
 }

@@ -23,7 +23,7 @@ struct sym_dso {
 	size_t build_id_len;
 	enum srep_module_state state;
 	char *host_path;		/* the file found here */
-	struct elf_dso *elf;
+	struct dso *elf;
 	uint64_t frames, resolved;
 	struct srep_symbolizer *sy;	/* for the debug-file finder */
 };
@@ -55,9 +55,9 @@ struct srep_symbolizer {
 	/* the kernel (symkernel.c): loaded when the first kernel frame needs it */
 	char *vmlinux_path;
 	bool kernel_loaded;
-	struct ksym_table ksyms;
+	struct kallsyms_table ksyms;
 	bool have_ksyms;
-	struct elf_dso *vmlinux;
+	struct dso *vmlinux;
 	uint64_t vmlinux_reloc;		/* run-time address - vmlinux address */
 	const char *kernel_source;	/* the file (or where) kernel symbols came from */
 	char kernel_ref[32];		/* the kernel map's reference symbol ("_text") */
@@ -90,24 +90,24 @@ struct srep_symbolizer {
 };
 
 /* warn through the session's diag callback (SREP_E_SYMBOLS) */
-void sym_warn(struct srep_symbolizer *sy, const char *path, const char *fmt, ...)
+void symbolizer_warn(struct srep_symbolizer *sy, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* look for a user-space module's file (once: see d->state) */
-void sym_load_dso(struct srep_symbolizer *sy, struct sym_dso *d);
+void symbolizer_load_dso(struct srep_symbolizer *sy, struct sym_dso *d);
 /* the trace's build id of a module, into d (BUILD_ID feature, HEADER_BUILD_ID) */
-void sym_trace_build_id(struct srep_symbolizer *sy, struct sym_dso *d);
-void sym_warn_mismatch(struct srep_symbolizer *sy, struct sym_dso *d, const char *path);
+void symbolizer_trace_build_id(struct srep_symbolizer *sy, struct sym_dso *d);
+void symbolizer_warn_mismatch(struct srep_symbolizer *sy, struct sym_dso *d, const char *path);
 /* at creation: the kernel files named in the options exist (symkernel.c) */
-int sym_kernel_check(struct srep_symbolizer *sy, struct srep_error *err);
+int symkernel_check(struct srep_symbolizer *sy, struct srep_error *err);
 /* the first kernel frame: load the kernel's symbols (symkernel.c) */
-void sym_kernel_load(struct srep_symbolizer *sy);
+void symkernel_load(struct srep_symbolizer *sy);
 /* --call-graph dwarf: the user frames unwound from the event's stack copy (unwind.c) */
-size_t sym_unwind_user(struct srep_symbolizer *sy, const struct srep_event *ev,
+size_t unwind_user(struct srep_symbolizer *sy, const struct srep_event *ev,
 		       uint64_t *pcs, size_t max);
 /* the process's mappings changed: its unwinder goes (pid -1: every one) */
-void sym_unwind_forget(struct srep_symbolizer *sy, int32_t pid);
+void unwind_forget(struct srep_symbolizer *sy, int32_t pid);
 /* perf -g on arm64: the caller of the first user frame, from the sampled LR; 0 none */
-uint64_t sym_leaf_caller(struct srep_symbolizer *sy, const struct srep_event *ev,
+uint64_t unwind_leaf_caller(struct srep_symbolizer *sy, const struct srep_event *ev,
 			 uint64_t first_user_ip);
 
 #endif /* SREP_SYMBOLIZER_H */

@@ -98,7 +98,7 @@ static enum verdict check(const char *path, const uint8_t *want, size_t want_len
 
 	if (!path || !is_file(path))
 		return CAND_MISSING;
-	n = elf_file_build_id(path, got, sizeof(got));
+	n = dso_file_build_id(path, got, sizeof(got));
 	if (n < 0)
 		return CAND_MISSING;
 	if (n > 0 && want_len && ((size_t)n != want_len || memcmp(got, want, want_len)))

@@ -19,7 +19,7 @@
 
 #define KERNEL_NAME	"[kernel.kallsyms]"
 
-int sym_kernel_check(struct srep_symbolizer *sy, struct srep_error *err)
+int symkernel_check(struct srep_symbolizer *sy, struct srep_error *err)
 {
 	uint8_t id[SYM_MAX_BUILD_ID];
 	struct stat st;
@@ -30,7 +30,7 @@ int sym_kernel_check(struct srep_symbolizer *sy, struct srep_error *err)
 	if (sy->kallsyms_path && !S_ISREG(st.st_mode))
 		return srep_error__set(err, SREP_E_IO, "kallsyms '%s': not a regular file",
 				       sy->kallsyms_path);
-	if (sy->vmlinux_path && elf_file_build_id(sy->vmlinux_path, id, sizeof(id)) < 0)
+	if (sy->vmlinux_path && dso_file_build_id(sy->vmlinux_path, id, sizeof(id)) < 0)
 		return srep_error__set(err, SREP_E_IO, "vmlinux '%s': cannot read it as ELF",
 				       sy->vmlinux_path);
 	return 0;
@@ -41,17 +41,17 @@ static void open_vmlinux(struct srep_symbolizer *sy)
 	struct sym_dso *k = sy->dsos[SYM_KERNEL_DSO];
 	uint8_t id[SYM_MAX_BUILD_ID];
 	char why[256];
-	int n = elf_file_build_id(sy->vmlinux_path, id, sizeof(id));
+	int n = dso_file_build_id(sy->vmlinux_path, id, sizeof(id));
 
 	if (n > 0 && k->build_id_len && ((size_t)n != k->build_id_len ||
 					 memcmp(id, k->build_id, k->build_id_len))) {
-		sym_warn_mismatch(sy, k, sy->vmlinux_path);
+		symbolizer_warn_mismatch(sy, k, sy->vmlinux_path);
 		k->state = SREP_MODULE_MISMATCH;
 		return;
 	}
-	sy->vmlinux = elf_dso_open(sy->vmlinux_path, NULL, NULL, why, sizeof(why));
+	sy->vmlinux = dso_open(sy->vmlinux_path, NULL, NULL, why, sizeof(why));
 	if (!sy->vmlinux)
-		sym_warn(sy, sy->vmlinux_path, "not a usable kernel image: %s", why);
+		symbolizer_warn(sy, sy->vmlinux_path, "not a usable kernel image: %s", why);
 }
 
 static void load_kallsyms(struct srep_symbolizer *sy)
@@ -62,10 +62,10 @@ static void load_kallsyms(struct srep_symbolizer *sy)
 	int ret;
 
 	if (sy->kallsyms_path) {
-		ret = ksym_table_load(&sy->ksyms, sy->kallsyms_path, &err);
+		ret = kallsyms_load(&sy->ksyms, sy->kallsyms_path, &err);
 		sy->kernel_source = sy->kallsyms_path;
 	} else if (sy->s->tracing_kallsyms_len) {
-		ret = ksym_table_parse(&sy->ksyms, sy->s->tracing_kallsyms,
+		ret = kallsyms_parse(&sy->ksyms, sy->s->tracing_kallsyms,
 				       sy->s->tracing_kallsyms_len, &err);
 		sy->kernel_source = "the trace's tracing data";
 	} else {
@@ -73,11 +73,11 @@ static void load_kallsyms(struct srep_symbolizer *sy)
 					"kallsyms");
 		if (!cached)
 			return;
-		ret = ksym_table_load(&sy->ksyms, cached, &err);
+		ret = kallsyms_load(&sy->ksyms, cached, &err);
 		sy->kernel_source = "the build-id cache";
 	}
 	if (ret)
-		sym_warn(sy, cached, "kallsyms not used: %s", err.msg);
+		symbolizer_warn(sy, cached, "kallsyms not used: %s", err.msg);
 	sy->have_ksyms = !ret && sy->ksyms.tab.nr;
 	free(cached);
 }
@@ -94,29 +94,29 @@ static void check_ref(struct srep_symbolizer *sy)
 	else if (!strcmp(ref, "_stext"))
 		want = sy->ksyms.ref_stext;
 	if (sy->have_ksyms && want && want != sy->kernel_ref_addr) {
-		sym_warn(sy, sy->kallsyms_path, "kallsyms has %s at 0x%llx, the trace at 0x%llx: "
+		symbolizer_warn(sy, sy->kallsyms_path, "kallsyms has %s at 0x%llx, the trace at 0x%llx: "
 			 "from another boot or kernel, not used", ref, (unsigned long long)want,
 			 (unsigned long long)sy->kernel_ref_addr);
-		ksym_table_free(&sy->ksyms);
+		kallsyms_free(&sy->ksyms);
 		sy->have_ksyms = false;
 		sy->dsos[SYM_KERNEL_DSO]->state = SREP_MODULE_MISMATCH;
 	}
-	if (sy->vmlinux && ref[0] && elf_dso_symbol_value(sy->vmlinux, ref, &value))
+	if (sy->vmlinux && ref[0] && dso_symbol_value(sy->vmlinux, ref, &value))
 		sy->vmlinux_reloc = sy->kernel_ref_addr - value;
 }
 
-void sym_kernel_load(struct srep_symbolizer *sy)
+void symkernel_load(struct srep_symbolizer *sy)
 {
 	struct sym_dso *k = sy->dsos[SYM_KERNEL_DSO];
 
 	sy->kernel_loaded = true;
-	sym_trace_build_id(sy, k);
+	symbolizer_trace_build_id(sy, k);
 	if (sy->vmlinux_path)
 		open_vmlinux(sy);
 	load_kallsyms(sy);
 	check_ref(sy);
 	if (sy->vmlinux)
-		sy->kernel_source = elf_dso_path(sy->vmlinux);
+		sy->kernel_source = dso_path(sy->vmlinux);
 	else if (!sy->have_ksyms)
 		sy->kernel_source = NULL;
 	if (sy->vmlinux || sy->have_ksyms)

@@ -2,7 +2,7 @@
 /*
  * unwind.c - user frames that the recorded callchain lacks, found the way
  * the target's perf found them, from the user registers and stack a sample
- * carries (symbols.c unwinds with libdw; this file hands it the registers
+ * carries (dso.c unwinds with libdw; this file hands it the registers
  * and the process's mappings):
  *  - --call-graph dwarf samples: the kernel records kernel frames only;
  *    the user stack copy is unwound from the sampled registers;
@@ -26,8 +26,8 @@ struct sym_unwinder {
 	struct srep_symbolizer *sy;
 	int32_t pid;
 	uint64_t last_use;
-	struct elf_unwind_ops ops;	/* the unwinder keeps a pointer to it */
-	struct elf_unwinder *uw;
+	struct dso_unwind_ops ops;	/* the unwinder keeps a pointer to it */
+	struct dso_unwinder *uw;
 };
 
 static bool module_at(void *arg, uint64_t addr, const char **path, uint64_t *base,
@@ -41,7 +41,7 @@ static bool module_at(void *arg, uint64_t addr, const char **path, uint64_t *bas
 		return false;
 	d = c->sy->dsos[m->dso];
 	if (d->state == SREP_MODULE_UNUSED && !d->kernel)
-		sym_load_dso(c->sy, d);
+		symbolizer_load_dso(c->sy, d);
 	*path = d->state == SREP_MODULE_FOUND ? d->host_path : NULL;
 	*base = m->start - m->pgoff;
 	*file_off = addr - m->start + m->pgoff;
@@ -50,11 +50,11 @@ static bool module_at(void *arg, uint64_t addr, const char **path, uint64_t *bas
 
 static void drop(struct sym_unwinder *c)
 {
-	elf_unwinder_free(c->uw);
+	dso_unwinder_free(c->uw);
 	free(c);
 }
 
-void sym_unwind_forget(struct srep_symbolizer *sy, int32_t pid)
+void unwind_forget(struct srep_symbolizer *sy, int32_t pid)
 {
 	size_t i;
 
@@ -67,7 +67,7 @@ void sym_unwind_forget(struct srep_symbolizer *sy, int32_t pid)
 }
 
 /* the process's unwinder: kept, or new in a free or the least recently used slot */
-static struct elf_unwinder *unwinder_of(struct srep_symbolizer *sy, int32_t pid)
+static struct dso_unwinder *unwinder_of(struct srep_symbolizer *sy, int32_t pid)
 {
 	struct sym_unwinder *c;
 	size_t i, slot = 0;
@@ -88,7 +88,7 @@ static struct elf_unwinder *unwinder_of(struct srep_symbolizer *sy, int32_t pid)
 		return NULL;
 	*c = (struct sym_unwinder){ .sy = sy, .pid = pid, .last_use = ++sy->unwind_clock,
 				    .ops = { module_at, c } };
-	c->uw = elf_unwinder_new(&c->ops);
+	c->uw = dso_unwinder_new(&c->ops);
 	if (!c->uw) {
 		free(c);
 		sy->unwinders[slot] = NULL;
@@ -99,24 +99,24 @@ static struct elf_unwinder *unwinder_of(struct srep_symbolizer *sy, int32_t pid)
 
 /* the event's registers for the unwinder; false when it has none it can use */
 static bool regs_of(const struct srep_symbolizer *sy, const struct srep_event *ev,
-		    struct elf_unwind_in *in, unsigned *machine)
+		    struct dso_unwind_in *in, unsigned *machine)
 {
 	struct unwind_regs_in ri = { ev->user_regs_abi, ev->user_regs_mask, ev->user_regs,
 				     ev->nr_user_regs };
 
 	memset(in, 0, sizeof(*in));
-	*machine = unwind_machine(sy->s->meta.arch, ev->user_regs_abi);
-	if (!ev->user_regs_abi || !unwind_regs_dwarf(*machine, &ri, &in->regs))
+	*machine = regs_machine(sy->s->meta.arch, ev->user_regs_abi);
+	if (!ev->user_regs_abi || !regs_to_dwarf(*machine, &ri, &in->regs))
 		return false;
 	in->big_endian = sy->s->meta.big_endian;
 	return true;
 }
 
-size_t sym_unwind_user(struct srep_symbolizer *sy, const struct srep_event *ev,
+size_t unwind_user(struct srep_symbolizer *sy, const struct srep_event *ev,
 		       uint64_t *pcs, size_t max)
 {
-	struct elf_unwinder *uw;
-	struct elf_unwind_in in;
+	struct dso_unwinder *uw;
+	struct dso_unwind_in in;
 	unsigned machine;
 
 	/* perf unwinds nothing when the kernel could not copy the stack */
@@ -127,14 +127,14 @@ size_t sym_unwind_user(struct srep_symbolizer *sy, const struct srep_event *ev,
 		return 0;
 	in.stack = ev->user_stack;
 	in.stack_size = ev->user_stack_size;
-	return elf_unwind(uw, &in, pcs, max);
+	return dso_unwind(uw, &in, pcs, max);
 }
 
-uint64_t sym_leaf_caller(struct srep_symbolizer *sy, const struct srep_event *ev,
+uint64_t unwind_leaf_caller(struct srep_symbolizer *sy, const struct srep_event *ev,
 			 uint64_t first_user_ip)
 {
-	struct elf_unwinder *uw;
-	struct elf_unwind_in in;
+	struct dso_unwinder *uw;
+	struct dso_unwind_in in;
 	uint64_t pcs[2];
 	unsigned machine;
 
@@ -146,5 +146,5 @@ uint64_t sym_leaf_caller(struct srep_symbolizer *sy, const struct srep_event *ev
 		return 0;
 	/* perf: the PC is the callchain's first user entry, SP 0, no stack */
 	in.regs.pc = in.regs.ip = first_user_ip;
-	return elf_unwind(uw, &in, pcs, 2) == 2 ? pcs[1] : 0;
+	return dso_unwind(uw, &in, pcs, 2) == 2 ? pcs[1] : 0;
 }

@@ -114,7 +114,7 @@ START_TEST(attr_every_size_both_orders)
 			put_attr(&b, sizes[i], sizes[i], 0);
 			copy = tu_exact_copy(b.p, b.len);
 			snprintf(what, sizeof(what), "%s attr of %u bytes", be ? "BE" : "LE", sizes[i]);
-			attr_decode(&a, copy, sizes[i], be);
+			evsel_attr_decode(&a, copy, sizes[i], be);
 			ck_assert_uint_eq(a.size, sizes[i]);
 			check_attr(&a, sizes[i], what);
 			free(copy);
@@ -136,7 +136,7 @@ START_TEST(attr_size_field_limits)
 
 		put_attr(&b, 136, fields[i], 0);
 		snprintf(what, sizeof(what), "attr.size %u in 136 bytes", fields[i]);
-		attr_decode(&a, b.p, 136, true);
+		evsel_attr_decode(&a, b.p, 136, true);
 		ck_assert_uint_eq(a.size, fields[i]);
 		check_attr(&a, fields[i], what);
 		tu_buf_free(&b);
@@ -154,7 +154,7 @@ START_TEST(attr_size_zero_is_ver0)
 		struct perf_attr a;
 
 		put_attr(&b, 128, 0, 0);
-		attr_decode(&a, b.p, 128, be);
+		evsel_attr_decode(&a, b.p, 128, be);
 		ck_assert_uint_eq(a.size, 0);
 		check_attr(&a, PERF_ATTR_SIZE_VER0, "attr.size 0");
 		tu_buf_free(&b);
@@ -169,7 +169,7 @@ static uint64_t decode_flags(uint64_t word, bool be)
 	struct perf_attr a;
 
 	put_attr(&b, 64, 64, word);
-	attr_decode(&a, b.p, 64, be);
+	evsel_attr_decode(&a, b.p, 64, be);
 	tu_buf_free(&b);
 	return a.flags;
 }
@@ -338,7 +338,7 @@ START_TEST(finish_names)
 	a.flags = EXCL_GUEST;
 	ck_assert_ptr_nonnull(evsel_add(s, &a, &err));
 	ck_assert_int_eq(evsel_set_name(&s->evsels[1], "cycles:P", true), 0);
-	ck_assert_int_eq(evsels_finish(s, &err), 0);
+	ck_assert_int_eq(evsel_finish_all(s, &err), 0);
 	ck_assert_str_eq(srep_session__evsel_name(s, 0), "dummy:HG");
 	ck_assert_str_eq(srep_session__evsel_name(s, 1), "cycles:P");
 	ck_assert(!s->evsels[0].name_from_file);

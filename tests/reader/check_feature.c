@@ -595,7 +595,7 @@ START_TEST(word_size_from_arch)
 
 	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
 		s->meta.arch = v[i].arch;
-		meta_set_word_size(s);
+		feature_set_word_size(s);
 		ck_assert_msg(s->meta.word_size == v[i].size, "%s: %d", v[i].arch ? v[i].arch : "NULL",
 			      s->meta.word_size);
 	}
@@ -603,7 +603,7 @@ START_TEST(word_size_from_arch)
 	s->meta.arch = "x86_64";
 	s->meta.has_tracing = true;
 	s->meta.tracing_long_size = 4;
-	meta_set_word_size(s);
+	feature_set_word_size(s);
 	ck_assert_int_eq(s->meta.word_size, 4);
 	s->meta.arch = NULL;
 	srep_session__delete(s);

@@ -14,13 +14,13 @@ static void push(struct order_queue *q, uint64_t t, int32_t cpu, bool *late)
 	uint8_t rec[16] = { 0 };
 
 	rec[0] = (uint8_t)t;
-	if (oq_push(q, t, cpu, 0, rec, sizeof(rec), t, late) != 0)
+	if (order_push(q, t, cpu, 0, rec, sizeof(rec), t, late) != 0)
 		ck_abort_msg("push of %llu failed", (unsigned long long)t);
 }
 
 static uint64_t pop(struct order_queue *q)
 {
-	const struct oq_entry *e = oq_peek(q);
+	const struct order_entry *e = order_peek(q);
 	uint64_t t;
 
 	if (!e)
@@ -28,7 +28,7 @@ static uint64_t pop(struct order_queue *q)
 	if (e->data[0] != (uint8_t)e->time)	/* the copy travels with it */
 		ck_abort_msg("record of %llu lost its data", (unsigned long long)e->time);
 	t = e->time;
-	oq_pop(q);
+	order_pop(q);
 	return t;
 }
 
@@ -40,21 +40,21 @@ START_TEST(merges_cpus_at_eof)
 	bool late;
 	size_t i;
 
-	oq_init(&q, 0);
+	order_init(&q, 0);
 	/* perf writes one CPU's buffer, then the next's */
 	for (i = 0; i < 4; i++)
 		push(&q, cpu0[i], 0, &late);
 	for (i = 0; i < 5; i++)
 		push(&q, cpu1[i], 1, &late);
-	ck_assert_ptr_null(oq_peek(&q));	/* no round, window not full: nothing may go */
-	oq_flush_all(&q);
+	ck_assert_ptr_null(order_peek(&q));	/* no round, window not full: nothing may go */
+	order_flush_all(&q);
 	for (i = 0; i < 9; i++) {
 		t = pop(&q);
 		ck_assert_uint_ge(t, last);
 		last = t;
 	}
-	ck_assert_ptr_null(oq_peek(&q));
-	oq_free(&q);
+	ck_assert_ptr_null(order_peek(&q));
+	order_free(&q);
 }
 END_TEST
 
@@ -63,18 +63,18 @@ START_TEST(round_rule)
 	struct order_queue q;
 	bool late;
 
-	oq_init(&q, 0);
+	order_init(&q, 0);
 	push(&q, 100, 0, &late);
 	push(&q, 200, 1, &late);
-	oq_round(&q);			/* first round: limit = 0, nothing goes */
-	ck_assert_ptr_null(oq_peek(&q));
+	order_round(&q);			/* first round: limit = 0, nothing goes */
+	ck_assert_ptr_null(order_peek(&q));
 	push(&q, 150, 0, &late);
-	oq_round(&q);			/* everything <= 200 (max at the previous round) */
+	order_round(&q);			/* everything <= 200 (max at the previous round) */
 	ck_assert_uint_eq(pop(&q), 100);
 	ck_assert_uint_eq(pop(&q), 150);
 	ck_assert_uint_eq(pop(&q), 200);
-	ck_assert_ptr_null(oq_peek(&q));
-	oq_free(&q);
+	ck_assert_ptr_null(order_peek(&q));
+	order_free(&q);
 }
 END_TEST
 
@@ -83,37 +83,37 @@ START_TEST(within_cpu_inversion_sorted)
 	struct order_queue q;
 	bool late;
 
-	oq_init(&q, 0);
+	order_init(&q, 0);
 	push(&q, 30, 0, &late);
 	push(&q, 10, 0, &late);
 	push(&q, 20, 0, &late);
 	push(&q, 20, 0, &late);
-	oq_flush_all(&q);
+	order_flush_all(&q);
 	ck_assert_uint_eq(pop(&q), 10);
 	ck_assert_uint_eq(pop(&q), 20);
 	ck_assert_uint_eq(pop(&q), 20);
 	ck_assert_uint_eq(pop(&q), 30);
-	oq_free(&q);
+	order_free(&q);
 }
 END_TEST
 
 START_TEST(equal_times_keep_arrival_order)
 {
 	struct order_queue q;
-	const struct oq_entry *e;
+	const struct order_entry *e;
 	bool late;
 	uint64_t first;
 
-	oq_init(&q, 0);
+	order_init(&q, 0);
 	push(&q, 50, 1, &late);
 	push(&q, 50, 0, &late);
-	oq_flush_all(&q);
-	e = oq_peek(&q);
+	order_flush_all(&q);
+	e = order_peek(&q);
 	first = e->seq;
 	ck_assert_int_eq(e->cpu, 1);
-	oq_pop(&q);
-	ck_assert_uint_gt(oq_peek(&q)->seq, first);
-	oq_free(&q);
+	order_pop(&q);
+	ck_assert_uint_gt(order_peek(&q)->seq, first);
+	order_free(&q);
 }
 END_TEST
 
@@ -124,11 +124,11 @@ START_TEST(window_forces_and_reports_late)
 	bool late = false;
 
 	/* a tiny window: two arena chunks */
-	oq_init(&q, 2u << 20);
+	order_init(&q, 2u << 20);
 	for (t = 1000; t < 1000 + 200000; t++)
 		push(&q, t, 0, &late);
-	ck_assert_ptr_nonnull(oq_peek(&q));	/* over the window: the oldest must go */
-	while (oq_peek(&q)) {
+	ck_assert_ptr_nonnull(order_peek(&q));	/* over the window: the oldest must go */
+	while (order_peek(&q)) {
 		pop(&q);
 		n++;
 	}
@@ -136,7 +136,7 @@ START_TEST(window_forces_and_reports_late)
 	push(&q, 5, 1, &late);		/* older than what was delivered */
 	ck_assert(late);
 	ck_assert_uint_eq(pop(&q), 5);	/* delivered at once, marked late */
-	oq_free(&q);
+	order_free(&q);
 }
 END_TEST
 

@@ -182,7 +182,7 @@ static void evsel_for(struct evsel *ev, const struct spec *sp)
 	ev->attr.sample_regs_user = sp->regs_user;
 	ev->attr.sample_regs_intr = sp->regs_intr;
 	ev->attr.flags = 1ull << ATTR_F_SAMPLE_ID_ALL;
-	evsel_layout(ev);
+	sample_layout(ev);
 }
 
 static const char *describe(const struct spec *sp, bool be)
@@ -683,7 +683,7 @@ START_TEST(no_trailer_without_sample_id_all)
 	gen_trailer(&b, sp.st);
 	evsel_for(&ev, &sp);
 	ev.attr.flags = 0;
-	evsel_layout(&ev);
+	sample_layout(&ev);
 	ck_assert_uint_eq(ev.trailer_size, 0);
 	ck_assert_int_eq(sample_id_parse(&ev, b.p, b.len, false, &s), 0);
 	ck_assert_int_eq(s.pid, -1);
@@ -724,7 +724,7 @@ static void dw_evsel_init(struct evsel *ev)
 	ev->attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_REGS_USER |
 			       PERF_SAMPLE_STACK_USER;
 	ev->attr.sample_regs_user = DW_MASK;
-	evsel_layout(ev);
+	sample_layout(ev);
 }
 
 /* tid, time, abi, 3 registers, a 32-byte stack of which the kernel filled 'dyn' */

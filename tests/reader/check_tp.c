@@ -6,7 +6,7 @@
  * Blobs and payloads come from the fixture writer (every byte order, long
  * size and kernel flavour it knows) and from a small builder below for the
  * odd cases it has no reason to produce (old kernels, broken formats,
- * __rel_loc). Corpus traces are used when ../shared/corpus exists. Run it
+ * __rel_loc). Corpus traces are used when the corpus ($SREP_CORPUS) exists. Run it
  * under valgrind or ASan: truncated payloads are copied into buffers of
  * exactly their size so that any read past the end shows.
  */
@@ -17,6 +17,7 @@
 
 #include "reader.h"
 #include "fixture.h"
+#include "testutil.h"
 
 /* ---- a bare session: what tp.c needs of one ---- */
 
@@ -58,7 +59,7 @@ static struct srep_session *sess_with_blob(const uint8_t *blob, size_t len)
 	struct srep_session *s = sess_new();
 	struct srep_error err = { 0 };
 
-	ck_assert_msg(tp_parse_tracing_data(s, blob, len, 0x1000, &err) == 0, "parse: %s", err.msg);
+	ck_assert_msg(tp_blob_parse(s, blob, len, 0x1000, &err) == 0, "parse: %s", err.msg);
 	return s;
 }
 
@@ -829,7 +830,7 @@ static int parse_code(const uint8_t *p, size_t len, struct srep_error *err)
 	int ret;
 
 	memset(err, 0, sizeof(*err));
-	ret = tp_parse_tracing_data(s, p, len, 0x1000, err);
+	ret = tp_blob_parse(s, p, len, 0x1000, err);
 	if (ret == 0)
 		ck_assert(s->meta.has_tracing);
 	else
@@ -888,7 +889,7 @@ START_TEST(test_second_blob_ignored)
 
 	bb_blob(&b, false, 8, fmts, NULL);
 	s = sess_with_blob(b.buf, b.len);
-	ck_assert_int_eq(tp_parse_tracing_data(s, (const uint8_t *)"junk", 4, 0, &err), 0);
+	ck_assert_int_eq(tp_blob_parse(s, (const uint8_t *)"junk", 4, 0, &err), 0);
 	ck_assert_int_eq(err.code, 0);
 	ck_assert_int_eq(s->meta.tracing_long_size, 8);
 	sess_free(s);
@@ -896,10 +897,9 @@ START_TEST(test_second_blob_ignored)
 END_TEST
 
 /* ------------------------------------------------------------------ */
-/* Corpus traces (skipped when ../shared/corpus is absent)              */
+/* Corpus traces (skipped when the corpus is absent)                   */
 /* ------------------------------------------------------------------ */
 
-#define CORPUS SREP_TOP_SRCDIR "/../shared/corpus/emulated/"
 
 static uint64_t rd64(const uint8_t *p, bool swap)
 {
@@ -942,9 +942,9 @@ static const struct {
 	bool big_endian;
 	int long_size, prev_state_size;
 } corpus[] = {
-	{ CORPUS "x86_64-messaging.data", false, 8, 8 },
-	{ CORPUS "s390x-messaging.data", true, 8, 8 },
-	{ CORPUS "armhf-messaging.data", false, 4, 4 },
+	{ "emulated/x86_64-messaging.data", false, 8, 8 },
+	{ "emulated/s390x-messaging.data", true, 8, 8 },
+	{ "emulated/armhf-messaging.data", false, 4, 4 },
 };
 
 START_TEST(test_corpus_blob)
@@ -956,12 +956,12 @@ START_TEST(test_corpus_blob)
 	uint8_t zero[256] = { 0 };
 	size_t len = 0, n;
 	uint64_t id;
-	uint8_t *blob = corpus_blob(corpus[_i].file, &len), *cut;
+	char *path = tu_corpus_path(corpus[_i].file);
+	uint8_t *blob = path ? corpus_blob(path, &len) : NULL, *cut;
 
-	if (!blob) {
-		fprintf(stderr, "check_tp: %s not found, corpus case skipped\n", corpus[_i].file);
-		return;
-	}
+	free(path);
+	if (!blob)
+		TU_SKIP("no corpus (set SREP_CORPUS): %s not read", corpus[_i].file);
 	s = sess_with_blob(blob, len);
 	ck_assert_int_eq(s->meta.tracing_big_endian, corpus[_i].big_endian);
 	ck_assert_int_eq(s->meta.tracing_long_size, corpus[_i].long_size);
@@ -1026,11 +1026,5 @@ static Suite *tp_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(tp_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tu_run_suite(tp_suite());
 }

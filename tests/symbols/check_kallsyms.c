@@ -12,7 +12,7 @@
 #include "testutil.h"
 #include "sym_local.h"
 
-static const char *name_at(const struct ksym_table *t, uint64_t addr)
+static const char *name_at(const struct kallsyms_table *t, uint64_t addr)
 {
 	const struct sym_entry *e = symtab_find(&t->tab, addr);
 
@@ -38,9 +38,9 @@ START_TEST(kinds_and_modules)
 		"ffffffffc0001000 t virtblk_probe\t[virtio_blk]\n"
 		"ffffffffc0002000 T virtblk_remove\t[virtio_blk]";	/* no final newline */
 	struct srep_error err = { 0 };
-	struct ksym_table t;
+	struct kallsyms_table t;
 
-	ck_assert_int_eq(ksym_table_parse(&t, text, strlen(text), &err), 0);
+	ck_assert_int_eq(kallsyms_parse(&t, text, strlen(text), &err), 0);
 	ck_assert_uint_eq(t.ref_text, 0xffffffff81000000ull);
 	ck_assert_uint_eq(t.ref_stext, 0);
 	ck_assert_uint_eq(t.bad_lines, 2);
@@ -60,7 +60,7 @@ START_TEST(kinds_and_modules)
 	ck_assert_str_eq(symtab_find(&t.tab, 0xffffffffc0001010ull)->module, "[virtio_blk]");
 	ck_assert_str_eq(name_at(&t, 0xffffffffc0002000ull), "virtblk_remove");
 	ck_assert_ptr_null(symtab_find(&t.tab, 0xffffffff81000000ull)->module);
-	ksym_table_free(&t);
+	kallsyms_free(&t);
 }
 END_TEST
 
@@ -69,19 +69,19 @@ START_TEST(edges)
 {
 	static const char text[] = "c0400000 T _stext\0c0500000 T hidden\n";
 	struct srep_error err = { 0 };
-	struct ksym_table t;
+	struct kallsyms_table t;
 
-	ck_assert_int_eq(ksym_table_parse(&t, text, sizeof(text) - 1, &err), 0);
+	ck_assert_int_eq(kallsyms_parse(&t, text, sizeof(text) - 1, &err), 0);
 	ck_assert_uint_eq(t.tab.nr, 1);
 	ck_assert_uint_eq(t.ref_stext, 0xc0400000);
-	ksym_table_free(&t);
-	ck_assert_int_eq(ksym_table_parse(&t, "", 0, &err), 0);
+	kallsyms_free(&t);
+	ck_assert_int_eq(kallsyms_parse(&t, "", 0, &err), 0);
 	ck_assert_uint_eq(t.tab.nr, 0);
-	ksym_table_free(&t);
-	ck_assert_int_eq(ksym_table_parse(&t, text, (size_t)SYM_MAX_KALLSYMS + 1, &err),
+	kallsyms_free(&t);
+	ck_assert_int_eq(kallsyms_parse(&t, text, (size_t)SYM_MAX_KALLSYMS + 1, &err),
 			 SREP_E_LIMIT);
-	ck_assert_int_eq(ksym_table_load(&t, "/nonexistent/kallsyms", &err), SREP_E_IO);
-	ck_assert_int_eq(ksym_table_load(&t, "/", &err), SREP_E_IO);
+	ck_assert_int_eq(kallsyms_load(&t, "/nonexistent/kallsyms", &err), SREP_E_IO);
+	ck_assert_int_eq(kallsyms_load(&t, "/", &err), SREP_E_IO);
 }
 END_TEST
 
@@ -89,14 +89,14 @@ END_TEST
 START_TEST(proc_kallsyms)
 {
 	struct srep_error err = { 0 };
-	struct ksym_table t;
+	struct kallsyms_table t;
 
 	if (access("/proc/kallsyms", R_OK))
 		TU_SKIP("/proc/kallsyms not readable here");
-	ck_assert_msg(ksym_table_load(&t, "/proc/kallsyms", &err) == 0, "%s", err.msg);
+	ck_assert_msg(kallsyms_load(&t, "/proc/kallsyms", &err) == 0, "%s", err.msg);
 	ck_assert_uint_eq(t.bad_lines, 0);
 	ck_assert_uint_gt(t.tab.nr, 1000);
-	ksym_table_free(&t);
+	kallsyms_free(&t);
 }
 END_TEST
 
@@ -109,7 +109,7 @@ START_TEST(corpus_kallsyms)
 					 0xc0400000ull, 0x100000ull };
 	char rel[64], *xz, *dir, *cmd, *path;
 	struct srep_error err = { 0 };
-	struct ksym_table t;
+	struct kallsyms_table t;
 
 	snprintf(rel, sizeof(rel), "callchains/%s/kallsyms.xz", arches[_i]);
 	xz = tu_corpus_path(rel);
@@ -119,12 +119,12 @@ START_TEST(corpus_kallsyms)
 	ck_assert(asprintf(&path, "%s/kallsyms", dir) > 0);
 	ck_assert(asprintf(&cmd, "xz -dc '%s' > '%s'", xz, path) > 0);
 	ck_assert_int_eq(tu_run(cmd, NULL), 0);
-	ck_assert_msg(ksym_table_load(&t, path, &err) == 0, "%s", err.msg);
+	ck_assert_msg(kallsyms_load(&t, path, &err) == 0, "%s", err.msg);
 	ck_assert_uint_eq(t.bad_lines, 0);
 	ck_assert_uint_gt(t.tab.nr, 10000);
 	ck_assert_uint_eq(_i == 1 || _i == 2 ? t.ref_stext : t.ref_text, refs[_i]);
 	ck_assert_ptr_nonnull(name_at(&t, refs[_i]));
-	ksym_table_free(&t);
+	kallsyms_free(&t);
 	tu_rmdir(dir);
 	free(dir);
 	free(path);

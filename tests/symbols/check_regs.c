@@ -20,21 +20,21 @@ static struct unwind_regs regs_of(unsigned machine, uint64_t mask)
 		if (mask >> i & 1)
 			values[in.nr++] = 0x100 + i;
 	}
-	ck_assert(unwind_regs_dwarf(machine, &in, &out));
+	ck_assert(regs_to_dwarf(machine, &in, &out));
 	return out;
 }
 
 START_TEST(machines)
 {
-	ck_assert_uint_eq(unwind_machine("x86_64", 2), 62);
-	ck_assert_uint_eq(unwind_machine("x86_64", 1), 3);	/* a 32-bit process */
-	ck_assert_uint_eq(unwind_machine("i686", 1), 3);
-	ck_assert_uint_eq(unwind_machine("aarch64", 2), 183);
-	ck_assert_uint_eq(unwind_machine("aarch64", 1), 40);
-	ck_assert_uint_eq(unwind_machine("armv7l", 1), 40);
-	ck_assert_uint_eq(unwind_machine("s390x", 2), 22);
-	ck_assert_uint_eq(unwind_machine("riscv64", 2), 0);
-	ck_assert_uint_eq(unwind_machine(NULL, 2), 0);
+	ck_assert_uint_eq(regs_machine("x86_64", 2), 62);
+	ck_assert_uint_eq(regs_machine("x86_64", 1), 3);	/* a 32-bit process */
+	ck_assert_uint_eq(regs_machine("i686", 1), 3);
+	ck_assert_uint_eq(regs_machine("aarch64", 2), 183);
+	ck_assert_uint_eq(regs_machine("aarch64", 1), 40);
+	ck_assert_uint_eq(regs_machine("armv7l", 1), 40);
+	ck_assert_uint_eq(regs_machine("s390x", 2), 22);
+	ck_assert_uint_eq(regs_machine("riscv64", 2), 0);
+	ck_assert_uint_eq(regs_machine(NULL, 2), 0);
 }
 END_TEST
 
@@ -106,8 +106,8 @@ START_TEST(unknown_machine)
 	struct unwind_regs_in in = { .abi = 2 };
 	struct unwind_regs out;
 
-	ck_assert(!unwind_regs_dwarf(0, &in, &out));
-	ck_assert(!unwind_regs_dwarf(243, &in, &out));	/* RISC-V: not unwound */
+	ck_assert(!regs_to_dwarf(0, &in, &out));
+	ck_assert(!regs_to_dwarf(243, &in, &out));	/* RISC-V: not unwound */
 }
 END_TEST
 

@@ -52,7 +52,7 @@ static void diag(void *arg, const struct srep_error *w)
 static void world_init(struct world *w)
 {
 	char why[256], bin[8400];
-	struct elf_dso *d;
+	struct dso *d;
 	struct stat st;
 	ssize_t n;
 
@@ -60,10 +60,10 @@ static void world_init(struct world *w)
 	w->dir = tu_tmpdir();
 	n = readlink("/proc/self/exe", w->exe, sizeof(w->exe) - 1);
 	ck_assert_int_gt(n, 0);
-	d = elf_dso_open(w->exe, NULL, NULL, why, sizeof(why));
+	d = dso_open(w->exe, NULL, NULL, why, sizeof(why));
 	ck_assert_ptr_nonnull(d);
-	ck_assert(elf_dso_symbol_value(d, "main", &w->main_v));
-	elf_dso_free(d);
+	ck_assert(dso_symbol_value(d, "main", &w->main_v));
+	dso_free(d);
 	ck_assert_int_eq(stat(w->exe, &st), 0);
 	w->exe_len = ((uint64_t)st.st_size + 4095) & ~4095ull;
 	snprintf(w->symfs, sizeof(w->symfs), "%s/root", w->dir);

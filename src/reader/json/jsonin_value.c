@@ -13,7 +13,7 @@
 
 /* ---- errors ---- */
 
-int jin_bad(struct srep_session *s, struct srep_error *err, const char *fmt, const char *what)
+int jsonin_value_bad(struct srep_session *s, struct srep_error *err, const char *fmt, const char *what)
 {
 	struct jsonin *j = s->jin;
 
@@ -75,7 +75,7 @@ static bool blank(const char *p, size_t len)
 }
 
 /* the next non-blank line, parsed; *root NULL at the end of the input */
-int jin_parse_line(struct srep_session *s, cJSON **root, size_t *out_len, size_t max,
+int jsonin_value_parse_line(struct srep_session *s, cJSON **root, size_t *out_len, size_t max,
 		      struct srep_error *err)
 {
 	const char *line = NULL;
@@ -94,14 +94,14 @@ int jin_parse_line(struct srep_session *s, cJSON **root, size_t *out_len, size_t
 	if (!*root || !cJSON_IsObject(*root)) {
 		cJSON_Delete(*root);
 		*root = NULL;
-		return jin_bad(s, err, "not a JSON object", NULL);
+		return jsonin_value_bad(s, err, "not a JSON object", NULL);
 	}
 	return 0;
 }
 
 /* ---- values ---- */
 
-bool jin_u64(const cJSON *v, uint64_t *out)
+bool jsonin_value_u64(const cJSON *v, uint64_t *out)
 {
 	char *end;
 
@@ -123,7 +123,7 @@ bool jin_u64(const cJSON *v, uint64_t *out)
 	return !errno && !*end && end != v->valuestring;
 }
 
-bool jin_i64(const cJSON *v, int64_t *out)
+bool jsonin_value_i64(const cJSON *v, int64_t *out)
 {
 	char *end;
 
@@ -141,21 +141,21 @@ bool jin_i64(const cJSON *v, int64_t *out)
 	return !errno && !*end;
 }
 
-bool jin_i32(const cJSON *v, int32_t *out)
+bool jsonin_value_i32(const cJSON *v, int32_t *out)
 {
 	int64_t x;
 
-	if (!jin_i64(v, &x) || x < INT32_MIN || x > INT32_MAX)
+	if (!jsonin_value_i64(v, &x) || x < INT32_MIN || x > INT32_MAX)
 		return false;
 	*out = (int32_t)x;
 	return true;
 }
 
-bool jin_u32(const cJSON *v, uint32_t *out)
+bool jsonin_value_u32(const cJSON *v, uint32_t *out)
 {
 	uint64_t x;
 
-	if (!jin_u64(v, &x) || x > UINT32_MAX)
+	if (!jsonin_value_u64(v, &x) || x > UINT32_MAX)
 		return false;
 	*out = (uint32_t)x;
 	return true;
@@ -171,7 +171,7 @@ static int hexval(char c)
 }
 
 /* hex digits into 'out' (room for len / 2 bytes); false if not hex */
-bool jin_unhex(const char *hex, size_t len, uint8_t *out)
+bool jsonin_value_unhex(const char *hex, size_t len, uint8_t *out)
 {
 	size_t i;
 
@@ -188,7 +188,7 @@ bool jin_unhex(const char *hex, size_t len, uint8_t *out)
 }
 
 /* a byte string: a JSON string, or {"hex": "..."} decoded into the event arena */
-bool jin_bytes(struct jsonin *j, const cJSON *v, const char **out, size_t *len)
+bool jsonin_value_bytes(struct jsonin *j, const cJSON *v, const char **out, size_t *len)
 {
 	const char *hex;
 
@@ -200,7 +200,7 @@ bool jin_bytes(struct jsonin *j, const cJSON *v, const char **out, size_t *len)
 	hex = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(v, "hex"));
 	/* the arena was sized for the whole line: half of these digits fit */
 	if (!cJSON_IsObject(v) || !hex || j->arena_len + strlen(hex) / 2 + 1 > j->arena_cap ||
-	    !jin_unhex(hex, strlen(hex), j->arena + j->arena_len))
+	    !jsonin_value_unhex(hex, strlen(hex), j->arena + j->arena_len))
 		return false;
 	*out = (const char *)j->arena + j->arena_len;
 	*len = strlen(hex) / 2;
@@ -210,11 +210,11 @@ bool jin_bytes(struct jsonin *j, const cJSON *v, const char **out, size_t *len)
 }
 
 /* bytes that outlive the line's DOM: in the arena, NUL-terminated */
-bool jin_kept(struct jsonin *j, const cJSON *v, const char **out, size_t *len)
+bool jsonin_value_kept(struct jsonin *j, const cJSON *v, const char **out, size_t *len)
 {
 	const char *p;
 
-	if (!jin_bytes(j, v, &p, len))
+	if (!jsonin_value_bytes(j, v, &p, len))
 		return false;
 	if (p >= (const char *)j->arena && p < (const char *)j->arena + j->arena_cap) {
 		*out = p;	/* decoded from hex: there already */
@@ -230,26 +230,26 @@ bool jin_kept(struct jsonin *j, const cJSON *v, const char **out, size_t *len)
 }
 
 /* a C string (no NUL inside) that outlives the line's DOM */
-bool jin_cstr(struct jsonin *j, const cJSON *v, const char **out)
+bool jsonin_value_cstr(struct jsonin *j, const cJSON *v, const char **out)
 {
 	size_t len;
 
-	return jin_kept(j, v, out, &len) && !memchr(*out, '\0', len);
+	return jsonin_value_kept(j, v, out, &len) && !memchr(*out, '\0', len);
 }
 
-bool jin_comm(struct jsonin *j, const cJSON *v, char *out)
+bool jsonin_value_comm(struct jsonin *j, const cJSON *v, char *out)
 {
 	const char *p;
 	size_t len;
 
-	if (!jin_bytes(j, v, &p, &len) || len >= SREP_COMM_MAX || memchr(p, '\0', len))
+	if (!jsonin_value_bytes(j, v, &p, &len) || len >= SREP_COMM_MAX || memchr(p, '\0', len))
 		return false;
 	memcpy(out, p, len);
 	out[len] = '\0';
 	return true;
 }
 
-bool jin_enum(const cJSON *v, const char *const *names, int n, void *p)
+bool jsonin_value_enum(const cJSON *v, const char *const *names, int n, void *p)
 {
 	const char *name = cJSON_GetStringValue(v);
 	int i;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * check_compress.c - zstd COMPRESSED / COMPRESSED2 payloads (src/compress.c):
+ * check_decomp.c - zstd COMPRESSED / COMPRESSED2 payloads (src/decomp.c):
  * one stream over all payloads, records split across payloads and the
  * pending tail kept in front, corrupt payloads, the output bound, and
  * whole traces in every compressed form reading the same events as plain.

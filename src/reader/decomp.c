@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * compress.c - PERF_RECORD_COMPRESSED / COMPRESSED2 payloads: the only
+ * decomp.c - PERF_RECORD_COMPRESSED / COMPRESSED2 payloads: the only
  * caller of libzstd.
  *
  * All payloads of one input form a single zstd stream that the writer

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * symbols.c - ELF files of any architecture, byte order and word size,
+ * dso.c - ELF files of any architecture, byte order and word size,
  * through elfutils' libdwfl: the only caller of libdw and libelf.
  *
  * Each file gets its own Dwfl with the file reported at bias 0, so module
  * addresses are the file's own ELF virtual addresses whatever its type
  * (ET_EXEC or ET_DYN) and nothing else can overlap it; the caller turns a
  * run-time address into a file offset (from the MMAP record) and
- * elf_dso_vaddr() turns that into an ELF address through the PT_LOAD
+ * dso_vaddr() turns that into an ELF address through the PT_LOAD
  * headers. libdwfl picks the symbol table (.symtab of the file, else of its
  * separate debug file, else .dynsym) and reads DWARF lines; the table is
  * then filtered and ordered with perf's rules (symtab.c) so that names
@@ -17,7 +17,7 @@
  * elf_debug_finder), never by libdwfl's standard search: that would look in
  * this machine's /usr/lib/debug and ask debuginfod servers.
  *
- * libdw is not thread-safe: an elf_dso, like the symbolizer owning it, is
+ * libdw is not thread-safe: an dso, like the symbolizer owning it, is
  * used by one thread at a time.
  */
 #include <errno.h>
@@ -36,7 +36,7 @@ struct load_seg {
 	uint64_t off, filesz, vaddr;
 };
 
-struct elf_dso {
+struct dso {
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
 	char *path;
@@ -74,7 +74,7 @@ static int find_debug(Dwfl_Module *mod, void **userdata, const char *modname, Dw
 		      const char *file_name, const char *debuglink, GElf_Word crc,
 		      char **debug_name)
 {
-	struct elf_dso *d = *userdata;
+	struct dso *d = *userdata;
 	char *path;
 	int fd;
 
@@ -104,7 +104,7 @@ static const Dwfl_Callbacks callbacks = {
 	.debuginfo_path = &no_debuginfo_path,
 };
 
-int elf_file_build_id(const char *path, uint8_t *id, size_t size)
+int dso_file_build_id(const char *path, uint8_t *id, size_t size)
 {
 	const void *bits;
 	ssize_t len = -1;
@@ -129,7 +129,7 @@ int elf_file_build_id(const char *path, uint8_t *id, size_t size)
 	return (int)len;
 }
 
-static int read_loads(struct elf_dso *d, Elf *elf)
+static int read_loads(struct dso *d, Elf *elf)
 {
 	size_t nr, i;
 	GElf_Ehdr eh;
@@ -149,7 +149,7 @@ static int read_loads(struct elf_dso *d, Elf *elf)
 	return 0;
 }
 
-static int report(struct elf_dso *d, int fd, char *why, size_t why_size)
+static int report(struct dso *d, int fd, char *why, size_t why_size)
 {
 	const unsigned char *bits;
 	GElf_Addr vaddr, bias;
@@ -181,10 +181,10 @@ static int report(struct elf_dso *d, int fd, char *why, size_t why_size)
 	return 0;
 }
 
-struct elf_dso *elf_dso_open(const char *path, elf_debug_finder finder, void *finder_arg,
+struct dso *dso_open(const char *path, elf_debug_finder finder, void *finder_arg,
 			     char *why, size_t why_size)
 {
-	struct elf_dso *d = calloc(1, sizeof(*d));
+	struct dso *d = calloc(1, sizeof(*d));
 	int fd;
 
 	if (!d || !(d->path = strdup(path))) {
@@ -197,24 +197,24 @@ struct elf_dso *elf_dso_open(const char *path, elf_debug_finder finder, void *fi
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		snprintf(why, why_size, "%s", strerror(errno));
-		elf_dso_free(d);
+		dso_free(d);
 		return NULL;
 	}
 	d->dwfl = dwfl_begin(&callbacks);
 	if (!d->dwfl) {
 		close(fd);
 		snprintf(why, why_size, "%s", dwfl_errmsg(-1));
-		elf_dso_free(d);
+		dso_free(d);
 		return NULL;
 	}
 	if (report(d, fd, why, why_size)) {
-		elf_dso_free(d);
+		dso_free(d);
 		return NULL;
 	}
 	return d;
 }
 
-void elf_dso_free(struct elf_dso *d)
+void dso_free(struct dso *d)
 {
 	if (!d)
 		return;
@@ -227,7 +227,7 @@ void elf_dso_free(struct elf_dso *d)
 	free(d);
 }
 
-bool elf_dso_vaddr(const struct elf_dso *d, uint64_t file_off, uint64_t *vaddr)
+bool dso_vaddr(const struct dso *d, uint64_t file_off, uint64_t *vaddr)
 {
 	size_t i;
 
@@ -265,7 +265,7 @@ static bool is_mapping_symbol(GElf_Half machine, const char *name)
 }
 
 /* perf's choice of ELF symbols: functions and objects, and labels in code */
-static bool keep_symbol(const struct elf_dso *d, const char *name, const GElf_Sym *sym,
+static bool keep_symbol(const struct dso *d, const char *name, const GElf_Sym *sym,
 			GElf_Word shndx, Elf *elf)
 {
 	int type = GELF_ST_TYPE(sym->st_info), vis = GELF_ST_VISIBILITY(sym->st_other);
@@ -279,7 +279,7 @@ static bool keep_symbol(const struct elf_dso *d, const char *name, const GElf_Sy
 	       vis != STV_INTERNAL && in_text_section(elf, shndx);
 }
 
-static int build_table(struct elf_dso *d)
+static int build_table(struct dso *d)
 {
 	int n = dwfl_module_getsymtab(d->mod), i;
 	struct sym_entry e;
@@ -310,7 +310,7 @@ static int build_table(struct elf_dso *d)
 	return 0;
 }
 
-const struct sym_entry *elf_dso_find(struct elf_dso *d, uint64_t vaddr)
+const struct sym_entry *dso_find(struct dso *d, uint64_t vaddr)
 {
 	if (!d->tab_built && build_table(d)) {
 		symtab_free(&d->tab);
@@ -319,7 +319,7 @@ const struct sym_entry *elf_dso_find(struct elf_dso *d, uint64_t vaddr)
 	return symtab_find(&d->tab, vaddr);
 }
 
-bool elf_dso_symbol_value(struct elf_dso *d, const char *name, uint64_t *value)
+bool dso_symbol_value(struct dso *d, const char *name, uint64_t *value)
 {
 	int n = dwfl_module_getsymtab(d->mod), i;
 	const char *s;
@@ -336,7 +336,7 @@ bool elf_dso_symbol_value(struct elf_dso *d, const char *name, uint64_t *value)
 	return false;
 }
 
-bool elf_dso_srcline(struct elf_dso *d, uint64_t vaddr, const char **file, int *line)
+bool dso_srcline(struct dso *d, uint64_t vaddr, const char **file, int *line)
 {
 	Dwfl_Line *l = dwfl_module_getsrc(d->mod, vaddr);
 
@@ -344,22 +344,22 @@ bool elf_dso_srcline(struct elf_dso *d, uint64_t vaddr, const char **file, int *
 	return *file != NULL;
 }
 
-const char *elf_dso_path(const struct elf_dso *d)
+const char *dso_path(const struct dso *d)
 {
 	return d->path;
 }
 
-const char *elf_dso_debug_path(const struct elf_dso *d)
+const char *dso_debug_path(const struct dso *d)
 {
 	return d->debug_path ? d->debug_path : "";
 }
 
-size_t elf_dso_nr_symbols(const struct elf_dso *d)
+size_t dso_nr_symbols(const struct dso *d)
 {
 	return d->tab.nr;
 }
 
-unsigned elf_dso_machine(const struct elf_dso *d)
+unsigned dso_machine(const struct dso *d)
 {
 	return d->machine;
 }
@@ -367,8 +367,8 @@ unsigned elf_dso_machine(const struct elf_dso *d)
 /* ---- unwinding (perf's tools/perf/util/unwind-libdw.c, step for step) ---- */
 
 struct unwinder {
-	const struct elf_unwind_ops *ops;
-	const struct elf_unwind_in *in;
+	const struct dso_unwind_ops *ops;
+	const struct dso_unwind_in *in;
 	Dwfl *dwfl;
 	uint64_t *pcs;
 	size_t n, max;
@@ -497,15 +497,15 @@ static const Dwfl_Callbacks unwind_callbacks = {
 /* the pid libdwfl is told: every stack is one thread's, whichever it was */
 #define UNWIND_TID 1
 
-struct elf_unwinder {
+struct dso_unwinder {
 	Dwfl *dwfl;
 	bool attached;
 	struct unwinder u;		/* the callbacks' argument: must not move */
 };
 
-struct elf_unwinder *elf_unwinder_new(const struct elf_unwind_ops *ops)
+struct dso_unwinder *dso_unwinder_new(const struct dso_unwind_ops *ops)
 {
-	struct elf_unwinder *w = calloc(1, sizeof(*w));
+	struct dso_unwinder *w = calloc(1, sizeof(*w));
 
 	if (!w)
 		return NULL;
@@ -518,7 +518,7 @@ struct elf_unwinder *elf_unwinder_new(const struct elf_unwind_ops *ops)
 	return w;
 }
 
-void elf_unwinder_free(struct elf_unwinder *w)
+void dso_unwinder_free(struct dso_unwinder *w)
 {
 	if (!w)
 		return;
@@ -526,7 +526,7 @@ void elf_unwinder_free(struct elf_unwinder *w)
 	free(w);
 }
 
-size_t elf_unwind(struct elf_unwinder *w, const struct elf_unwind_in *in, uint64_t *pcs,
+size_t dso_unwind(struct dso_unwinder *w, const struct dso_unwind_in *in, uint64_t *pcs,
 		  size_t max)
 {
 	struct unwinder *u = &w->u;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * check_symbols.c - ELF files through the libdw wrapper: this test's own
+ * check_dso.c - ELF files through the libdw wrapper: this test's own
  * executable (symbols, DWARF lines, build id); the corpus binaries of four
  * architectures (both byte orders, 32 and 64 bits, ARM Thumb); a stripped
  * binary whose symbols come from its separate debug file; and damaged ELF
@@ -27,33 +27,33 @@ START_TEST(own_executable)
 {
 	uint8_t id[SYM_MAX_BUILD_ID];
 	const struct sym_entry *e;
-	struct elf_dso *d;
+	struct dso *d;
 	const char *file;
 	char why[256];
 	uint64_t v, back;
 	int line;
 
 	/* Debian's gcc links with a build id */
-	ck_assert_int_gt(elf_file_build_id(self_path(), id, sizeof(id)), 0);
-	d = elf_dso_open(self_path(), NULL, NULL, why, sizeof(why));
+	ck_assert_int_gt(dso_file_build_id(self_path(), id, sizeof(id)), 0);
+	d = dso_open(self_path(), NULL, NULL, why, sizeof(why));
 	ck_assert_msg(d != NULL, "%s", why);
-	ck_assert(elf_dso_symbol_value(d, "main", &v));
-	ck_assert(!elf_dso_symbol_value(d, "no_such_symbol_here", &back));
-	e = elf_dso_find(d, v + 1);
+	ck_assert(dso_symbol_value(d, "main", &v));
+	ck_assert(!dso_symbol_value(d, "no_such_symbol_here", &back));
+	e = dso_find(d, v + 1);
 	ck_assert_ptr_nonnull(e);
 	ck_assert_str_eq(e->name, "main");
 	ck_assert_uint_eq(e->start, v);
-	ck_assert_uint_gt(elf_dso_nr_symbols(d), 10);
+	ck_assert_uint_gt(dso_nr_symbols(d), 10);
 	/* the text segment of a GNU ld executable has p_offset == p_vaddr */
-	ck_assert(elf_dso_vaddr(d, v, &back));
+	ck_assert(dso_vaddr(d, v, &back));
 	ck_assert_uint_eq(back, v);
-	ck_assert(!elf_dso_vaddr(d, UINT64_MAX - 1, &back));
+	ck_assert(!dso_vaddr(d, UINT64_MAX - 1, &back));
 	/* built with -g: main's line is in this file */
-	ck_assert(elf_dso_srcline(d, v + 1, &file, &line));
-	ck_assert_ptr_nonnull(strstr(file, "check_symbols.c"));
+	ck_assert(dso_srcline(d, v + 1, &file, &line));
+	ck_assert_ptr_nonnull(strstr(file, "check_dso.c"));
 	ck_assert_int_gt(line, 0);
-	ck_assert_str_eq(elf_dso_debug_path(d), "");
-	elf_dso_free(d);
+	ck_assert_str_eq(dso_debug_path(d), "");
+	dso_free(d);
 }
 END_TEST
 
@@ -64,11 +64,11 @@ START_TEST(not_elf)
 
 	snprintf(path, sizeof(path), "%s/text", dir);
 	ck_assert_int_eq(tu_write_file(path, "not an ELF file\n", 16), 0);
-	ck_assert_int_lt(elf_file_build_id(path, id, sizeof(id)), 0);
-	ck_assert_ptr_null(elf_dso_open(path, NULL, NULL, why, sizeof(why)));
+	ck_assert_int_lt(dso_file_build_id(path, id, sizeof(id)), 0);
+	ck_assert_ptr_null(dso_open(path, NULL, NULL, why, sizeof(why)));
 	ck_assert_int_gt(strlen(why), 0);
-	ck_assert_int_lt(elf_file_build_id("/nonexistent", id, sizeof(id)), 0);
-	ck_assert_ptr_null(elf_dso_open("/nonexistent", NULL, NULL, why, sizeof(why)));
+	ck_assert_int_lt(dso_file_build_id("/nonexistent", id, sizeof(id)), 0);
+	ck_assert_ptr_null(dso_open("/nonexistent", NULL, NULL, why, sizeof(why)));
 	tu_rmdir(dir);
 	free(dir);
 }
@@ -96,7 +96,7 @@ START_TEST(corpus_binaries)
 					   "main" };
 	char *path = corpus_bin(_i, ""), why[256];
 	const struct sym_entry *e;
-	struct elf_dso *d;
+	struct dso *d;
 	const char *file;
 	uint64_t v;
 	size_t i;
@@ -104,20 +104,20 @@ START_TEST(corpus_binaries)
 
 	if (!path)
 		TU_SKIP("corpus absent: foreign ELF files not read");
-	d = elf_dso_open(path, NULL, NULL, why, sizeof(why));
+	d = dso_open(path, NULL, NULL, why, sizeof(why));
 	ck_assert_msg(d != NULL, "%s: %s", path, why);
 	for (i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
-		ck_assert_msg(elf_dso_symbol_value(d, fns[i], &v), "%s: %s", path, fns[i]);
+		ck_assert_msg(dso_symbol_value(d, fns[i], &v), "%s: %s", path, fns[i]);
 		if (strstr(bins[_i].file, "thumb"))
 			v &= ~(uint64_t)1;	/* the Thumb bit of the symbol's value */
-		e = elf_dso_find(d, v + 2);
+		e = dso_find(d, v + 2);
 		ck_assert_ptr_nonnull(e);
 		ck_assert_str_eq(e->name, fns[i]);
 		ck_assert_uint_eq(e->start, v);
-		ck_assert(elf_dso_srcline(d, v + 2, &file, &line));
+		ck_assert(dso_srcline(d, v + 2, &file, &line));
 		ck_assert_ptr_nonnull(strstr(file, "blocker.c"));
 	}
-	elf_dso_free(d);
+	dso_free(d);
 	free(path);
 }
 END_TEST
@@ -146,30 +146,30 @@ START_TEST(stripped_with_debug_file)
 	char *path = corpus_bin(0, ".stripped"), why[256];
 	struct finder_log log = { 0 };
 	const struct sym_entry *e;
-	struct elf_dso *d;
+	struct dso *d;
 	uint64_t v;
 
 	if (!path)
 		TU_SKIP("corpus absent: separate debug files not read");
 	log.debug = corpus_bin(0, ".debug");
-	d = elf_dso_open(path, finder, &log, why, sizeof(why));
+	d = dso_open(path, finder, &log, why, sizeof(why));
 	ck_assert_msg(d != NULL, "%s", why);
-	ck_assert(elf_dso_symbol_value(d, "take_lock", &v));
-	e = elf_dso_find(d, v + 4);
+	ck_assert(dso_symbol_value(d, "take_lock", &v));
+	e = dso_find(d, v + 4);
 	ck_assert_ptr_nonnull(e);
 	ck_assert_str_eq(e->name, "take_lock");
 	ck_assert_int_ge(log.calls, 1);
 	ck_assert_str_eq(log.debuglink, "blocker.debug");
 	ck_assert_uint_eq(log.id_len, 20);
-	ck_assert_str_eq(elf_dso_debug_path(d), log.debug);
-	elf_dso_free(d);
+	ck_assert_str_eq(dso_debug_path(d), log.debug);
+	dso_free(d);
 	/* without the debug file only .dynsym is left: take_lock is not in it */
 	free(log.debug);
 	log.debug = NULL;
-	d = elf_dso_open(path, finder, &log, why, sizeof(why));
+	d = dso_open(path, finder, &log, why, sizeof(why));
 	ck_assert_ptr_nonnull(d);
-	ck_assert(!elf_dso_symbol_value(d, "take_lock", &v));
-	elf_dso_free(d);
+	ck_assert(!dso_symbol_value(d, "take_lock", &v));
+	dso_free(d);
 	free(path);
 }
 END_TEST
@@ -180,7 +180,7 @@ START_TEST(damaged_elf)
 	char *dir = tu_tmpdir(), path[4200], why[256];
 	const char *file;
 	uint8_t id[SYM_MAX_BUILD_ID], *orig, *copy;
-	struct elf_dso *d;
+	struct dso *d;
 	size_t len, i, cut;
 	uint32_t rnd = 12345;
 	uint64_t v = 0;
@@ -203,15 +203,15 @@ START_TEST(damaged_elf)
 			}
 		}
 		ck_assert_int_eq(tu_write_file(path, copy, cut), 0);
-		elf_file_build_id(path, id, sizeof(id));
-		d = elf_dso_open(path, NULL, NULL, why, sizeof(why));
+		dso_file_build_id(path, id, sizeof(id));
+		d = dso_open(path, NULL, NULL, why, sizeof(why));
 		if (!d)
 			continue;
-		elf_dso_symbol_value(d, "main", &v);
-		elf_dso_find(d, v + 1);
-		elf_dso_srcline(d, v + 1, &file, &line);
-		elf_dso_vaddr(d, 0x1000, &v);
-		elf_dso_free(d);
+		dso_symbol_value(d, "main", &v);
+		dso_find(d, v + 1);
+		dso_srcline(d, v + 1, &file, &line);
+		dso_vaddr(d, 0x1000, &v);
+		dso_free(d);
 	}
 	free(copy);
 	free(orig);

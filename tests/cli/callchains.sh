@@ -8,8 +8,8 @@
 . "$(dirname "$0")/lib.sh"
 set -e
 
-CORPUS="$SREP_TOP_SRCDIR/../shared/corpus/callchains"
-[ -d "$CORPUS" ] || { echo "SKIP: corpus absent" >&2; exit 77; }
+CORPUS="$CORPUS_ROOT/callchains"
+[ -d "$CORPUS" ] || { echo "SKIP: no corpus at $CORPUS (set SREP_CORPUS)" >&2; exit 77; }
 command -v xz >/dev/null || { echo "SKIP: xz absent" >&2; exit 77; }
 
 for spec in "x86_64 x86_64-linux-gnu ld-linux-x86-64.so.2" \

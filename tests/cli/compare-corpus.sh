@@ -8,8 +8,8 @@
 . "$(dirname "$0")/lib.sh"
 set -e
 
-CORPUS="$SREP_TOP_SRCDIR/../shared/corpus/emulated"
-[ -d "$CORPUS" ] || { echo "SKIP: no corpus at $CORPUS"; exit 77; }
+CORPUS="$CORPUS_ROOT/emulated"
+[ -d "$CORPUS" ] || { echo "SKIP: no corpus at $CORPUS (set SREP_CORPUS)" >&2; exit 77; }
 boards="s390x armhf arm64 arm64-trixie x86_64 x86_64-smp4"
 
 # workload tasks: paired, unmatched on A's side, unmatched on B's side

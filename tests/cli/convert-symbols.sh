@@ -12,8 +12,8 @@
 . "$(dirname "$0")/lib.sh"
 set -e
 
-CORPUS="$SREP_TOP_SRCDIR/../shared/corpus/callchains"
-[ -d "$CORPUS" ] || { echo "SKIP: corpus absent" >&2; exit 77; }
+CORPUS="$CORPUS_ROOT/callchains"
+[ -d "$CORPUS" ] || { echo "SKIP: no corpus at $CORPUS (set SREP_CORPUS)" >&2; exit 77; }
 command -v xz >/dev/null || { echo "SKIP: xz absent" >&2; exit 77; }
 
 # perf_frames SCRIPT: perf's frame lines, leading blanks gone, a blank line after each event

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 set -e
 
-CORPUS="$SREP_TOP_SRCDIR/../shared/corpus"
+CORPUS="$CORPUS_ROOT"
 cp "$DATA/sample-x86_64.data" "$TMP/x86.data"
 
 # the default output is the input's name with the format's suffix

@@ -8,8 +8,8 @@
 . "$(dirname "$0")/lib.sh"
 set -e
 
-CORPUS="$SREP_TOP_SRCDIR/../shared/corpus"
-[ -d "$CORPUS" ] || { echo "SKIP: no corpus at $CORPUS"; exit 77; }
+CORPUS="$CORPUS_ROOT"
+[ -d "$CORPUS" ] || { echo "SKIP: no corpus at $CORPUS (set SREP_CORPUS)" >&2; exit 77; }
 command -v crit >/dev/null 2>&1 || { echo "SKIP: crit (Debian's criu) is not installed"; exit 77; }
 PY=$(head -n 1 "$(command -v crit)" | sed 's/^#! *//')
 "$PY" -c 'import pycriu' 2>/dev/null || { echo "SKIP: $PY cannot import pycriu"; exit 77; }

@@ -42,12 +42,12 @@ expect_exit 2 "$SREP_BIN" info
 expect_exit 2 "$SREP_BIN" info a b
 
 # a pipe-mode trace through standard input, counted as perf report -D counts it
-PIPE="$SREP_TOP_SRCDIR/../shared/corpus/emulated/s390x-pipe.data"
+PIPE="$CORPUS_ROOT/emulated/s390x-pipe.data"
 if [ -f "$PIPE" ]; then
 	expect_exit 0 sh -c "'$SREP_BIN' info - < '$PIPE'"
 	info_counts >"$TMP/ours"
 	perf_counts "${PIPE%.data}.report-D-stats.txt" >"$TMP/perfs"
 	diff -u "$TMP/perfs" "$TMP/ours" >&2 || fail "s390x pipe on stdin: counts differ from perf report -D"
 else
-	echo "SKIP: pipe on stdin: ../shared/corpus not found" >&2
+	echo "SKIP: pipe on stdin: no corpus at $CORPUS_ROOT (set SREP_CORPUS)" >&2
 fi

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 set -e
 
-CORPUS="$SREP_TOP_SRCDIR/../shared/corpus"
+CORPUS="$CORPUS_ROOT"
 MKPAIRS="$(dirname "$SREP_BIN")/tests/lib/mkpairs"
 "$MKPAIRS" "$TMP" || fail "mkpairs"
 cp "$DATA/sample-x86_64.data" "$TMP/x86.data"

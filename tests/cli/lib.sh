@@ -8,6 +8,8 @@ set -u
 : "${SREP_TOP_SRCDIR:?run through make check}"
 DATA="$SREP_TOP_SRCDIR/tests/data"
 CLI="$SREP_TOP_SRCDIR/tests/cli"
+# the shared corpus: $SREP_CORPUS, or ../shared/corpus beside the source tree
+CORPUS_ROOT=${SREP_CORPUS:-$SREP_TOP_SRCDIR/../shared/corpus}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/schedrep-cli-XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 

@@ -538,7 +538,7 @@ START_TEST(corpus_invariants)
 	size_t i;
 
 	if (!files)
-		TU_SKIP("no corpus at %s/../shared/corpus", SREP_TOP_SRCDIR);
+		TU_SKIP("no corpus (set SREP_CORPUS)");
 	for (i = 0; files[i]; i++) {
 		out = convert(files[i], NULL);
 		root = checked(out, files[i]);
@@ -569,7 +569,7 @@ START_TEST(cross_architecture)
 		snprintf(rel, sizeof(rel), "emulated/%s-messaging.data", boards[b]);
 		path = tu_corpus_path(rel);
 		if (!path)
-			TU_SKIP("no corpus at %s/../shared/corpus", SREP_TOP_SRCDIR);
+			TU_SKIP("no corpus (set SREP_CORPUS)");
 		out = convert(path, NULL);
 		root = checked(out, path);
 		messaging[b] = with_running[b] = cpu_tracks[b] = flows[b] = 0;
@@ -757,7 +757,7 @@ START_TEST(timehist_agreement)
 	cJSON *root;
 
 	if (!tu_corpus_dir())
-		TU_SKIP("no corpus at %s/../shared/corpus", SREP_TOP_SRCDIR);
+		TU_SKIP("no corpus (set SREP_CORPUS)");
 	if (!tu_have_program("xz"))
 		TU_SKIP("xz not installed: perf's timehist outputs cannot be read");
 	for (b = 0; b < sizeof(boards) / sizeof(boards[0]); b++) {

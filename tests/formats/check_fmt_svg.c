@@ -81,8 +81,7 @@ static void xmllint_ok(const char *svg, const char *what)
 	int status;
 
 	if (!tu_have_program("xmllint")) {
-		fprintf(stderr, "SKIP: xmllint not installed (Debian: libxml2-utils): %s not parsed\n",
-			what);
+		tu_skipped("xmllint not installed (Debian: libxml2-utils): %s not parsed", what);
 		return;
 	}
 	dir = tu_tmpdir();
@@ -211,7 +210,7 @@ START_TEST(corpus_pictures)
 	size_t i;
 
 	if (!files)
-		TU_SKIP("no corpus at %s/../shared/corpus", SREP_TOP_SRCDIR);
+		TU_SKIP("no corpus (set SREP_CORPUS)");
 	for (i = 0; files[i]; i++) {
 		out = convert(files[i], NULL);
 		xmllint_ok(out, files[i]);

@@ -18,6 +18,7 @@
 
 #include "reader.h"
 #include "fixture.h"
+#include "testutil.h"
 
 #define T0 5170000000000ull		/* a plausible perf clock: 5170 s after boot */
 
@@ -1042,11 +1043,5 @@ static Suite *fixture_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(fixture_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tu_run_suite(fixture_suite());
 }

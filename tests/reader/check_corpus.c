@@ -190,7 +190,7 @@ START_TEST(corpus_counts)
 	int i;
 
 	if (!corpus)
-		TU_SKIP("corpus: ../shared/corpus not found (set SREP_CORPUS to run these tests)");
+		TU_SKIP("no corpus (set SREP_CORPUS)");
 	fprintf(stderr, "| %-62s | %8s | %-24s | %s\n", "file", "records", "result", "notes");
 	for (i = 0; subs[i]; i++)
 		walk(corpus, subs[i], &t);
@@ -209,7 +209,7 @@ START_TEST(corpus_count_only_agrees)
 	int i;
 
 	if (!tu_corpus_dir())
-		TU_SKIP("corpus: not found");
+		TU_SKIP("no corpus (set SREP_CORPUS)");
 	for (i = 0; files[i]; i++) {
 		struct srep_session *full = NULL, *fast = NULL;
 		struct srep_error err = { 0 };
@@ -241,7 +241,7 @@ START_TEST(corpus_events_in_order)
 	int i;
 
 	if (!tu_corpus_dir())
-		TU_SKIP("corpus: not found");
+		TU_SKIP("no corpus (set SREP_CORPUS)");
 	for (i = 0; files[i]; i++) {
 		struct srep_session *s = NULL;
 		struct srep_error err = { 0 };

@@ -192,7 +192,7 @@ START_TEST(rewind_corpus)
 	size_t i;
 
 	if (!tu_corpus_dir())
-		TU_SKIP("no corpus at ../shared/corpus");
+		TU_SKIP("no corpus (set SREP_CORPUS)");
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		char *path = tu_corpus_path(files[i]);
 		struct srep_session *s = NULL;
@@ -418,7 +418,7 @@ START_TEST(record_type_names_of_the_corpus)
 	size_t i, k;
 
 	if (!tu_corpus_dir())
-		TU_SKIP("no corpus at ../shared/corpus");
+		TU_SKIP("no corpus (set SREP_CORPUS)");
 	for (i = 0; i < sizeof(stats) / sizeof(stats[0]); i++) {
 		char *path = tu_corpus_path(stats[i]), *text = tu_read_file(path, NULL);
 		struct tu_stats st;

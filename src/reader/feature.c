@@ -40,7 +40,7 @@ static int read_str(struct srep_session *s, struct srep_cur *c, const char **out
 	if (!srep_cur_u32(c, &len) || !srep_cur_bytes(c, len, &p))
 		return short_read(c, "string", err);
 	nul = memchr(p, '\0', len);
-	*out = sess_strdup(s, (const char *)p, nul ? (size_t)(nul - p) : len);
+	*out = owned_strdup(s, (const char *)p, nul ? (size_t)(nul - p) : len);
 	return *out ? 0 : srep_error__set(err, SREP_E_NOMEM, "no memory for strings");
 }
 
@@ -56,7 +56,7 @@ static int read_str_list(struct srep_session *s, struct srep_cur *c, const char 
 	/* each string takes at least its 4-byte length */
 	if (nr > SREP_MAX_STRINGS || nr > srep_cur_left(c) / 4)
 		return short_read(c, "string list", err);
-	list = sess_keep(s, calloc(nr + 1, sizeof(*list)));
+	list = owned_keep(s, calloc(nr + 1, sizeof(*list)));
 	if (!list)
 		return srep_error__set(err, SREP_E_NOMEM, "no memory for strings");
 	for (i = 0; i < nr; i++) {

@@ -61,7 +61,7 @@ static int read_magic(struct srep_session *s, struct srep_error *err)
 
 	ret = input_get(&s->in, 0, PIPE_HEADER_SIZE, &p, &avail, err);
 	if (ret == SREP_E_TRUNCATED)
-		return sess_err(s, err, SREP_E_NOT_PERF, 0, -1,
+		return diag_err(s, err, SREP_E_NOT_PERF, 0, -1,
 				"expected a 16-byte perf.data header, the input has %zu bytes", avail);
 	if (ret)
 		return ret;
@@ -88,7 +88,7 @@ static int read_magic(struct srep_session *s, struct srep_error *err)
 		return 0;
 	}
 	printable(p, 8, shown);
-	return sess_err(s, err, SREP_E_NOT_PERF, 0, -1,
+	return diag_err(s, err, SREP_E_NOT_PERF, 0, -1,
 			"expected the magic 'PERFILE2' (or 'PERFFILE'), found '%s'", shown);
 }
 
@@ -119,7 +119,7 @@ static int read_file_header(struct srep_session *s, struct file_header *h, struc
 
 	ret = input_get(&s->in, 0, OLD_HEADER_SIZE, &p, &avail, err);
 	if (ret == SREP_E_TRUNCATED)
-		return sess_err(s, err, SREP_E_TRUNCATED, avail, -1,
+		return diag_err(s, err, SREP_E_TRUNCATED, avail, -1,
 				"expected a %d-byte file header, the file has %zu bytes",
 				OLD_HEADER_SIZE, avail);
 	if (ret)
@@ -132,12 +132,12 @@ static int read_file_header(struct srep_session *s, struct file_header *h, struc
 	h->data_off = srep_get64(p + 40, s->swap);
 	h->data_size = srep_get64(p + 48, s->swap);
 	if (h->size < OLD_HEADER_SIZE)
-		return sess_err(s, err, SREP_E_CORRUPT, 8, -1,
+		return diag_err(s, err, SREP_E_CORRUPT, 8, -1,
 				"header size %" PRIu64 " is smaller than %d", h->size, OLD_HEADER_SIZE);
 	if (h->size >= FILE_HEADER_SIZE) {
 		ret = input_get(&s->in, 72, 32, &p, &avail, err);
 		if (ret == SREP_E_TRUNCATED)
-			return sess_err(s, err, SREP_E_TRUNCATED, 72 + avail, -1,
+			return diag_err(s, err, SREP_E_TRUNCATED, 72 + avail, -1,
 					"expected the feature bitmap at offset 72");
 		if (ret)
 			return ret;
@@ -150,7 +150,7 @@ static int check_section(struct srep_session *s, const char *name, uint64_t off,
 			 uint64_t field_off, struct srep_error *err)
 {
 	if (off > s->in.size || size > s->in.size - off)
-		return sess_err(s, err, SREP_E_TRUNCATED, field_off, -1,
+		return diag_err(s, err, SREP_E_TRUNCATED, field_off, -1,
 				"%s section [0x%" PRIx64 ", +%" PRIu64 ") lies beyond the end of the "
 				"file (%" PRIu64 " bytes)", name, off, size, s->in.size);
 	return 0;
@@ -168,7 +168,7 @@ static int read_attr_entry(struct srep_session *s, const struct file_header *h, 
 	ret = input_get(&s->in, off, (size_t)h->attr_size, &p, NULL, err);
 	if (ret)
 		return ret == SREP_E_TRUNCATED ?
-			sess_err(s, err, ret, off, -1, "attr entry runs past the end of the file") : ret;
+			diag_err(s, err, ret, off, -1, "attr entry runs past the end of the file") : ret;
 	evsel_attr_decode(&attr, p, (size_t)h->attr_size - 16, s->meta.big_endian);
 	/* the id section is the entry's last 16 bytes, whatever attr.size says */
 	ids_off = srep_get64(p + h->attr_size - 16, s->swap);
@@ -182,7 +182,7 @@ static int read_attr_entry(struct srep_session *s, const struct file_header *h, 
 	if (ret)
 		return ret;
 	if (ids_size / 8 > SREP_MAX_IDS)
-		return sess_err(s, err, SREP_E_LIMIT, off + h->attr_size - 8, -1,
+		return diag_err(s, err, SREP_E_LIMIT, off + h->attr_size - 8, -1,
 				"%" PRIu64 " ids for one event is above the limit", ids_size / 8);
 	ret = input_get(&s->in, ids_off, (size_t)ids_size, &p, NULL, err);
 	return ret ? ret : evsel_add_ids(s, ev, p, (size_t)(ids_size / 8), err);
@@ -194,7 +194,7 @@ static int read_attrs(struct srep_session *s, const struct file_header *h, struc
 	int ret;
 
 	if (h->attr_size < PERF_ATTR_SIZE_VER0 + 16 || h->attr_size > 65536)
-		return sess_err(s, err, SREP_E_CORRUPT, 16, -1,
+		return diag_err(s, err, SREP_E_CORRUPT, 16, -1,
 				"attr size %" PRIu64 " is not a perf_event_attr size (64..65520) + 16",
 				h->attr_size);
 	ret = check_section(s, "attrs", h->attrs_off, h->attrs_size, 24, err);
@@ -202,7 +202,7 @@ static int read_attrs(struct srep_session *s, const struct file_header *h, struc
 		return ret;
 	nr = h->attrs_size / h->attr_size;
 	if (nr > SREP_MAX_ATTRS)
-		return sess_err(s, err, SREP_E_LIMIT, 32, -1,
+		return diag_err(s, err, SREP_E_LIMIT, 32, -1,
 				"%" PRIu64 " attrs is above the limit of %u", nr, SREP_MAX_ATTRS);
 	for (i = 0; i < nr; i++) {
 		ret = read_attr_entry(s, h, h->attrs_off + i * h->attr_size, err);
@@ -225,7 +225,7 @@ static void read_features(struct srep_session *s, const struct file_header *h)
 		if (!(h->bitmap[bit / 64] & (1ull << (bit % 64))))
 			continue;
 		if (input_get(&s->in, table, 16, &p, NULL, &ferr)) {
-			sess_warn(s, SREP_E_TRUNCATED, table, -1,
+			diag_warn(s, SREP_E_TRUNCATED, table, -1,
 				  "feature section table ends early (feature %u): features not read", bit);
 			return;
 		}
@@ -234,7 +234,7 @@ static void read_features(struct srep_session *s, const struct file_header *h)
 		table += 16;
 		s->meta.features[bit / 64] |= 1ull << (bit % 64);
 		if (off > s->in.size || size > s->in.size - off || size > SREP_MAX_BLOB) {
-			sess_warn(s, SREP_E_TRUNCATED, table - 16, -1,
+			diag_warn(s, SREP_E_TRUNCATED, table - 16, -1,
 				  "feature %u section [0x%" PRIx64 ", +%" PRIu64 ") is outside the file",
 				  bit, off, size);
 			continue;
@@ -243,7 +243,7 @@ static void read_features(struct srep_session *s, const struct file_header *h)
 			continue;
 		ret = feature_parse(s, bit, p, (size_t)size, off, &ferr);
 		if (ret)
-			sess_warn(s, ret, ferr.has_offset ? ferr.offset : off, -1,
+			diag_warn(s, ret, ferr.has_offset ? ferr.offset : off, -1,
 				  "feature %u: %s", bit, ferr.msg);
 	}
 }
@@ -277,7 +277,7 @@ static int read_file_mode(struct srep_session *s, struct srep_error *err)
 	s->meta.data_offset = h.data_off;
 	s->meta.data_size = h.data_size;
 	if (h.data_off > s->in.size)
-		return sess_err(s, err, SREP_E_TRUNCATED, 40, -1,
+		return diag_err(s, err, SREP_E_TRUNCATED, 40, -1,
 				"data section starts at 0x%" PRIx64 ", beyond the end of the file (%"
 				PRIu64 " bytes)", h.data_off, s->in.size);
 	s->data_start = h.data_off;
@@ -287,7 +287,7 @@ static int read_file_mode(struct srep_session *s, struct srep_error *err)
 		read_features(s, &h);
 	} else if (!h.data_size) {
 		/* perf record did not finish: read what was written (perf reads nothing) */
-		sess_warn(s, SREP_E_TRUNCATED, 48, -1,
+		diag_warn(s, SREP_E_TRUNCATED, 48, -1,
 			  "data size is 0 (recording did not finish): reading to the end of the file");
 		s->data_end = s->in.size;
 	} else {

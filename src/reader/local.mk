@@ -6,4 +6,5 @@ noinst_LTLIBRARIES += %reldir%/libsrep-reader.la
 	%reldir%/input.c %reldir%/header.c %reldir%/feature.c %reldir%/evsel.c \
 	%reldir%/sample.c %reldir%/order.c %reldir%/decomp.c %reldir%/records.c \
 	%reldir%/tp.c %reldir%/tp_blob.c %reldir%/tp_local.h %reldir%/model.c \
-	%reldir%/task.c %reldir%/session.c
+	%reldir%/task.c %reldir%/session.c %reldir%/diag.c \
+	%reldir%/owned.c %reldir%/perfdata.c

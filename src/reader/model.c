@@ -428,7 +428,7 @@ static int from_sample(struct srep_session *s, struct srep_event *ev, const stru
 	const char *why = "";
 
 	if (sample_parse(evs, e->data + HDR_SIZE, e->size - HDR_SIZE, s->swap, smp, &why)) {
-		sess_warn(s, SREP_E_CORRUPT, e->file_off, PERF_RECORD_SAMPLE,
+		diag_warn(s, SREP_E_CORRUPT, e->file_off, PERF_RECORD_SAMPLE,
 			  "sample of '%s' is too short for its %s (sample_type 0x%" PRIx64
 			  ", %u bytes): skipped", evs->name, why, evs->attr.sample_type, e->size);
 		s->stats.skipped_records++;
@@ -445,6 +445,7 @@ static int from_sample(struct srep_session *s, struct srep_event *ev, const stru
 	copy_user_regs(s, ev, evs, smp);
 	memset(f, 0, sizeof(*f));
 	if (evs->tp && smp->raw) {
+		f->fmt = &perfdata_format;
 		f->tpe = evs->tp;
 		f->raw = smp->raw;
 		f->raw_size = smp->raw_size;

@@ -339,23 +339,59 @@ struct srep_task *task_new(struct task_table *tt, int32_t tid);
 int task_set_comm(struct srep_task *t, const char *comm, uint64_t time);
 void task_seen(struct srep_task *t, uint64_t time);
 
-/* field access behind srep_event.priv */
+/* field access behind srep_event.priv: the input format reads them */
 struct ev_fields {
+	const struct reader_format *fmt;
 	const struct tp_event *tpe;	/* perf.data: decode from the raw payload */
 	const uint8_t *raw;
 	uint32_t raw_size;
 	const struct jsonin_fields *jf;	/* schedrep JSON: decoded fields */
 };
 
+/*
+ * An input format: perf.data (perfdata.c) or schedrep's lossless JSON
+ * (json/jsonin.c). session.c, the public facade, picks the first whose
+ * sniff() accepts the input's first bytes and goes through this table
+ * from then on; a format owns its state (format_state) and fills s->ev.
+ */
+struct reader_format {
+	const char *name;
+	/* the task table is complete only after a pass (SREP_OPEN_PRESCAN makes one) */
+	bool tasks_need_pass;
+	bool (*sniff)(struct srep_session *s);
+	int (*open)(struct srep_session *s, struct srep_error *err);
+	void (*free)(struct srep_session *s);
+	/* the next event in time order into s->ev: 1, 0 at the end, < 0 error */
+	int (*next)(struct srep_session *s, struct srep_error *err);
+	/* read the rest only counting */
+	int (*count)(struct srep_session *s, struct srep_error *err);
+	/* back to the first event (the input is a file) */
+	int (*rewind)(struct srep_session *s, struct srep_error *err);
+	/* figures computed on demand before the statistics are read; may be NULL */
+	void (*update_stats)(struct srep_session *s);
+	/* tracepoint field descriptions of event description idx */
+	int (*evsel_nr_fields)(const struct srep_session *s, size_t idx);
+	int (*evsel_field)(const struct srep_session *s, size_t idx, int field,
+			   struct srep_field *out);
+	/* the fields of one event */
+	int (*nr_fields)(const struct ev_fields *f);
+	int (*field)(const struct ev_fields *f, int idx, struct srep_field *out);
+	int (*field_by_name)(const struct ev_fields *f, const char *name,
+			     struct srep_field *out);
+};
+
+extern const struct reader_format perfdata_format;	/* perfdata.c */
+extern const struct reader_format jsonin_format;	/* json/jsonin.c */
+
 /* ---- the session ---- */
 struct srep_session {
 	char *path;
 	struct srep_open_opts opts;
 	struct srep_input in;
+	const struct reader_format *fmt; /* the input's format, chosen at open */
 	bool swap;
 	bool pipe;
-	bool json;			/* schedrep JSON input (jsonin.c) */
-	struct jsonin *jin;
+	struct jsonin *jin;		/* the JSON format's state (json/jsonin.c) */
 	struct srep_meta meta;
 	void **owned;			/* blocks behind meta's pointers, freed at delete */
 	size_t nr_owned, cap_owned;
@@ -421,16 +457,17 @@ struct srep_session {
 	size_t rec_copy_cap;
 };
 
-/* errors and warnings that name the session's input */
-int sess_err(struct srep_session *s, struct srep_error *err, int code, uint64_t off,
+/* errors and warnings that name the session's input (diag.c) */
+int diag_err(struct srep_session *s, struct srep_error *err, int code, uint64_t off,
 	     int64_t rec_type, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-void sess_warn(struct srep_session *s, int code, uint64_t off, int64_t rec_type,
+void diag_warn(struct srep_session *s, int code, uint64_t off, int64_t rec_type,
 	       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
+/* owned.c: the session frees 'p' when it is deleted; returns p (NULL: p freed, ENOMEM) */
+void *owned_keep(struct srep_session *s, void *p);
 /* owned string behind a meta pointer (NULL on ENOMEM) */
-const char *sess_strdup(struct srep_session *s, const char *str, size_t len);
-/* the session frees 'p' when it is deleted; returns p (NULL: p freed, ENOMEM) */
-void *sess_keep(struct srep_session *s, void *p);
+const char *owned_strdup(struct srep_session *s, const char *str, size_t len);
+void owned_free_all(struct srep_session *s);
 
 /* evsels (evsel.c) */
 struct evsel *evsel_add(struct srep_session *s, const struct perf_attr *attr,
@@ -474,23 +511,8 @@ int tp_field_info(const struct tp_event *tpe, int idx, struct srep_field *out);
 int tp_field_by_name(const struct tp_event *tpe, const uint8_t *raw, uint32_t raw_size,
 		     const char *name, struct srep_field *out);
 
-/*
- * schedrep's lossless JSON (jsonin.c): the same events, fields, tasks and
- * metadata as the perf.data it was written from.
- */
 struct jsonin;
 struct jsonin_fields;
-bool jsonin_sniff(struct srep_session *s);			/* the input is JSON */
-int jsonin_open(struct srep_session *s, struct srep_error *err);	/* reads the first line */
-void jsonin_free(struct jsonin *j);
-int jsonin_next(struct srep_session *s, struct srep_error *err);	/* 1: s->ev, 0: end */
-int jsonin_rewind(struct srep_session *s);
-int jsonin_nr_fields(const struct jsonin_fields *jf);
-int jsonin_field(const struct jsonin_fields *jf, int idx, struct srep_field *out);
-int jsonin_field_by_name(const struct jsonin_fields *jf, const char *name,
-			 struct srep_field *out);
-int jsonin_evsel_nr_fields(const struct jsonin *j, size_t idx);
-int jsonin_evsel_field(const struct jsonin *j, size_t idx, int field, struct srep_field *out);
 
 /*
  * records (records.c): read the stream until a record can be delivered in

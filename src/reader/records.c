@@ -68,7 +68,7 @@ static int resync(struct srep_session *s, const struct rec *bad, struct srep_err
 	for (off = bad->off + 8; off - bad->off < RESYNC_SCAN && off < s->data_end; off += 8) {
 		if (!chain_at(s, off))
 			continue;
-		sess_warn(s, SREP_E_CORRUPT, bad->off, bad->type,
+		diag_warn(s, SREP_E_CORRUPT, bad->off, bad->type,
 			  "record of type %u has size %u (expected at least 8, within the data); "
 			  "skipped %" PRIu64 " bytes to the next valid record at 0x%" PRIx64,
 			  bad->type, bad->size, off - bad->off, off);
@@ -77,7 +77,7 @@ static int resync(struct srep_session *s, const struct rec *bad, struct srep_err
 		s->pos = off;
 		return 0;
 	}
-	return sess_err(s, err, SREP_E_CORRUPT, bad->off, bad->type,
+	return diag_err(s, err, SREP_E_CORRUPT, bad->off, bad->type,
 			"record of type %u has size %u (expected at least 8, within the data) "
 			"and no valid record follows", bad->type, bad->size);
 }
@@ -121,7 +121,7 @@ static int apply_legacy(struct srep_session *s, const struct rec *r, struct srep
 	s->meta.features[0] |= 1ull << feat;
 	ret = feature_parse(s, feat, r->p + 8, r->size - 8u, r->off + 8, err);
 	if (ret)
-		sess_warn(s, ret, err && err->has_offset ? err->offset : r->off, r->type,
+		diag_warn(s, ret, err && err->has_offset ? err->offset : r->off, r->type,
 			  "legacy feature %u: %s", feat, err ? err->msg : "");
 	return 0;
 }
@@ -143,7 +143,7 @@ static int trailing_payload(struct srep_session *s, const struct rec *r, uint64_
 	} else if (r->type == PERF_RECORD_AUXTRACE && r->size >= 16)
 		*extra = srep_get64(r->p + 8, s->swap);
 	if (*extra > SREP_MAX_BLOB && r->type == PERF_RECORD_HEADER_TRACING_DATA)
-		return sess_err(s, err, SREP_E_LIMIT, r->off + 8, r->type,
+		return diag_err(s, err, SREP_E_LIMIT, r->off + 8, r->type,
 				"tracing data of %" PRIu64 " bytes is above the limit", *extra);
 	return 0;
 }
@@ -151,7 +151,7 @@ static int trailing_payload(struct srep_session *s, const struct rec *r, uint64_
 static int truncated(struct srep_session *s, const struct rec *r, size_t need, size_t avail,
 		     struct srep_error *err)
 {
-	return sess_err(s, err, SREP_E_TRUNCATED, r->off, r->type,
+	return diag_err(s, err, SREP_E_TRUNCATED, r->off, r->type,
 			"record of type %u needs %zu bytes, the input ends after %zu",
 			r->type, need, avail);
 }
@@ -169,7 +169,7 @@ static int read_top(struct srep_session *s, struct rec *r, struct srep_error *er
 		if (s->pos >= s->data_end)
 			return 0;
 		if (!s->pipe && s->data_end - s->pos < HDR_SIZE) {
-			sess_warn(s, SREP_E_CORRUPT, s->pos, -1, "%" PRIu64 " bytes after the last "
+			diag_warn(s, SREP_E_CORRUPT, s->pos, -1, "%" PRIu64 " bytes after the last "
 				  "record do not form a record: ignored", s->data_end - s->pos);
 			return 0;
 		}
@@ -177,14 +177,14 @@ static int read_top(struct srep_session *s, struct rec *r, struct srep_error *er
 			input_release(&s->in, s->pos);
 		ret = input_get(&s->in, s->pos, HDR_SIZE, &p, &avail, err);
 		if (ret == SREP_E_TRUNCATED && (!s->pipe || avail))
-			sess_warn(s, SREP_E_TRUNCATED, s->pos, -1,
+			diag_warn(s, SREP_E_TRUNCATED, s->pos, -1,
 				  "%zu bytes after the last record do not form a record: ignored", avail);
 		if (ret == SREP_E_TRUNCATED && s->pipe)
 			return 0;
 		if (ret == SREP_E_TRUNCATED && s->data_end == s->in.size)
 			return 0;
 		if (ret == SREP_E_TRUNCATED)
-			return sess_err(s, err, SREP_E_TRUNCATED, s->pos, -1,
+			return diag_err(s, err, SREP_E_TRUNCATED, s->pos, -1,
 					"the data section should go on to 0x%" PRIx64 ", the file ends "
 					"at 0x%" PRIx64, s->data_end, s->in.size);
 		if (ret)
@@ -214,12 +214,12 @@ static int apply_attr(struct srep_session *s, const struct rec *r, struct srep_e
 	size_t body = r->size - HDR_SIZE;
 
 	if (body < 8)
-		return sess_err(s, err, SREP_E_CORRUPT, r->off, r->type, "attr record too short");
+		return diag_err(s, err, SREP_E_CORRUPT, r->off, r->type, "attr record too short");
 	attr_size = srep_get32(r->p + HDR_SIZE + 4, s->swap);
 	if (!attr_size)
 		attr_size = PERF_ATTR_SIZE_VER0;
 	if (attr_size > body)
-		return sess_err(s, err, SREP_E_CORRUPT, r->off + HDR_SIZE + 4, r->type,
+		return diag_err(s, err, SREP_E_CORRUPT, r->off + HDR_SIZE + 4, r->type,
 				"attr size %u is larger than its record (%zu bytes)", attr_size, body);
 	evsel_attr_decode(&attr, r->p + HDR_SIZE, attr_size, s->meta.big_endian);
 	ev = evsel_add(s, &attr, err);
@@ -252,7 +252,7 @@ static int apply_tracing_data(struct srep_session *s, const struct rec *r, uint6
 	/* tracepoints stay undecoded, but the records can still be read and counted */
 	ret = tp_blob_parse(s, p, (size_t)size, off, err);
 	if (ret && ret != SREP_E_NOMEM)
-		sess_warn(s, ret, err && err->has_offset ? err->offset : r->off, r->type,
+		diag_warn(s, ret, err && err->has_offset ? err->offset : r->off, r->type,
 			  "%s: tracepoints will not be decoded", err ? err->msg : "bad tracing data");
 	return ret == SREP_E_NOMEM ? ret : 0;
 }
@@ -270,7 +270,7 @@ static int apply_feature(struct srep_session *s, const struct rec *r, struct sre
 	s->meta.features[feat / 64] |= 1ull << (feat % 64);
 	ret = feature_parse(s, (unsigned)feat, r->p + 16, r->size - 16u, r->off + 16, err);
 	if (ret)
-		sess_warn(s, ret, err && err->has_offset ? err->offset : r->off, r->type,
+		diag_warn(s, ret, err && err->has_offset ? err->offset : r->off, r->type,
 			  "feature %" PRIu64 ": %s", feat, err ? err->msg : "");
 	s->evsels_dirty = true;
 	return 0;
@@ -291,7 +291,7 @@ static int apply_event_update(struct srep_session *s, const struct rec *r, struc
 	len = r->size - HDR_SIZE - 16u;
 	nul = memchr(name, '\0', len);
 	if (!nul)
-		return sess_err(s, err, SREP_E_CORRUPT, r->off, r->type, "event name is not terminated");
+		return diag_err(s, err, SREP_E_CORRUPT, r->off, r->type, "event name is not terminated");
 	return evsel_set_name(ev, (const char *)name, true) ?
 		srep_error__set(err, SREP_E_NOMEM, "no memory for event names") : 0;
 }
@@ -304,11 +304,11 @@ static int apply_compressed(struct srep_session *s, const struct rec *r, struct 
 	int ret;
 
 	if (r->inner)
-		return sess_err(s, err, SREP_E_CORRUPT, r->off, r->type,
+		return diag_err(s, err, SREP_E_CORRUPT, r->off, r->type,
 				"compressed record inside compressed data");
 	if (r->type == PERF_RECORD_COMPRESSED2) {
 		if (len < 8 || (data_size = srep_get64(payload, s->swap)) > len - 8)
-			return sess_err(s, err, SREP_E_CORRUPT, r->off + HDR_SIZE, r->type,
+			return diag_err(s, err, SREP_E_CORRUPT, r->off + HDR_SIZE, r->type,
 					"compressed size does not fit its record");
 		payload += 8;
 		len = (size_t)data_size;
@@ -390,7 +390,7 @@ static struct evsel *sample_evsel(struct srep_session *s, const struct rec *r)
 	s->stats.skipped_records++;
 	if (!s->warned_unknown_id) {
 		s->warned_unknown_id = true;
-		sess_warn(s, SREP_E_CORRUPT, r->off, r->type,
+		diag_warn(s, SREP_E_CORRUPT, r->off, r->type,
 			  "sample without an event id that an attr describes (or too short to "
 			  "hold one): counted, not decoded");
 	}
@@ -499,7 +499,7 @@ static int read_inner(struct srep_session *s, struct rec *r, struct srep_error *
 	r->off = s->dc_off;
 	r->inner = true;
 	if (r->size < HDR_SIZE)
-		return sess_err(s, err, SREP_E_CORRUPT, s->dc_off, r->type,
+		return diag_err(s, err, SREP_E_CORRUPT, s->dc_off, r->type,
 				"decompressed record of type %u has size %u", r->type, r->size);
 	if (len < r->size)
 		return 0;
@@ -515,7 +515,7 @@ static void drop_pending_tail(struct srep_session *s)
 		decomp_data(s->dc, &len);
 	if (!len)
 		return;
-	sess_warn(s, SREP_E_TRUNCATED, s->dc_off, -1, "%zu decompressed bytes at the end do not "
+	diag_warn(s, SREP_E_TRUNCATED, s->dc_off, -1, "%zu decompressed bytes at the end do not "
 		  "form a record: ignored", len);
 	decomp_consume(s->dc, len);
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * session.c - the public session API: open, the event iterator, rewinding,
- * and the accessors of everything a session owns.
+ * and the accessors of everything a session owns. What depends on the
+ * input's format goes through its struct reader_format, chosen at open.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -9,69 +10,6 @@
 #include <string.h>
 
 #include "reader.h"
-#include "grow.h"
-
-/* ---- errors and owned memory ---- */
-
-int sess_err(struct srep_session *s, struct srep_error *err, int code, uint64_t off,
-	     int64_t rec_type, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err)
-		return code;
-	memset(err, 0, sizeof(*err));
-	err->code = code;
-	err->has_offset = true;
-	err->offset = off;
-	err->record_type = rec_type;
-	snprintf(err->path, sizeof(err->path), "%s", s->path);
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-	return code;
-}
-
-void sess_warn(struct srep_session *s, int code, uint64_t off, int64_t rec_type,
-	       const char *fmt, ...)
-{
-	struct srep_error w = { 0 };
-	va_list ap;
-
-	/* a rewound pass reads the same bytes: its warnings were given already */
-	if (!s->opts.diag || s->rewound)
-		return;
-	w.code = code;
-	w.has_offset = true;
-	w.offset = off;
-	w.record_type = rec_type;
-	snprintf(w.path, sizeof(w.path), "%s", s->path);
-	va_start(ap, fmt);
-	vsnprintf(w.msg, sizeof(w.msg), fmt, ap);
-	va_end(ap);
-	s->opts.diag(s->opts.diag_arg, &w);
-}
-
-void *sess_keep(struct srep_session *s, void *p)
-{
-	void **n;
-
-	if (!p)
-		return NULL;
-	n = grow_array(s->owned, &s->cap_owned, s->nr_owned, sizeof(*n), 32);
-	if (!n) {
-		free(p);
-		return NULL;
-	}
-	s->owned = n;
-	s->owned[s->nr_owned++] = p;
-	return p;
-}
-
-const char *sess_strdup(struct srep_session *s, const char *str, size_t len)
-{
-	return sess_keep(s, strndup(str, len));
-}
 
 /* ---- open / delete ---- */
 
@@ -100,11 +38,16 @@ static int session_alloc(struct srep_session **out, const char *path,
 	return 0;
 }
 
-static void set_clock(struct srep_session *s)
+static const struct reader_format *const formats[] = { &jsonin_format, &perfdata_format };
+
+static const struct reader_format *choose_format(struct srep_session *s)
 {
-	if (s->meta.clockid < 0 && s->nr_evsels &&
-	    attr_flag(&s->evsels[0].attr, ATTR_F_USE_CLOCKID))
-		s->meta.clockid = s->evsels[0].attr.clockid;
+	size_t i;
+
+	for (i = 0; i < sizeof(formats) / sizeof(formats[0]) - 1; i++)
+		if (formats[i]->sniff(s))
+			return formats[i];
+	return formats[i];
 }
 
 static int prescan(struct srep_session *s, struct srep_error *err)
@@ -144,21 +87,11 @@ int srep_session__open(struct srep_session **out, const char *path,
 			snprintf(err->path, sizeof(err->path), "%s", path);
 		goto fail;
 	}
-	if (jsonin_sniff(s)) {
-		ret = jsonin_open(s, err);
-		if (ret)
-			goto fail;
-		*out = s;
-		return 0;
-	}
-	ret = tp_ctx_new(&s->tp, err);
-	if (!ret)
-		ret = header_read(s, err);
+	s->fmt = choose_format(s);
+	ret = s->fmt->open(s, err);
 	if (ret)
 		goto fail;
-	set_clock(s);
-	s->pos = s->data_start;
-	if (s->opts.flags & SREP_OPEN_PRESCAN) {
+	if (s->fmt->tasks_need_pass && (s->opts.flags & SREP_OPEN_PRESCAN)) {
 		ret = prescan(s, err);
 		if (ret)
 			goto fail;
@@ -170,12 +103,11 @@ fail:
 	return ret;
 }
 
-void srep_session__delete(struct srep_session *s)
+/* event descriptions and build ids: both formats fill them */
+static void free_descriptions(struct srep_session *s)
 {
 	size_t i;
 
-	if (!s)
-		return;
 	for (i = 0; i < s->nr_evsels; i++) {
 		free(s->evsels[i].ids);
 		free(s->evsels[i].name);
@@ -186,12 +118,16 @@ void srep_session__delete(struct srep_session *s)
 	for (i = 0; i < s->nr_build_ids; i++)
 		free(s->build_ids[i].filename);
 	free(s->build_ids);
-	for (i = 0; i < s->nr_owned; i++)
-		free(s->owned[i]);
-	free(s->owned);
-	tp_ctx_free(s->tp);
-	jsonin_free(s->jin);
-	decomp_free(s->dc);
+}
+
+void srep_session__delete(struct srep_session *s)
+{
+	if (!s)
+		return;
+	if (s->fmt)
+		s->fmt->free(s);
+	free_descriptions(s);
+	owned_free_all(s);
 	order_free(&s->q);
 	task_table_free(&s->tasks);
 	task_table_free(&s->prescanned);
@@ -221,35 +157,13 @@ static void count_event(struct srep_session *s, const struct srep_event *ev)
 int srep_session__next_event(struct srep_session *s, const struct srep_event **out,
 			     struct srep_error *err)
 {
-	const struct order_entry *e = NULL;
-	bool has_event;
-	int ret;
+	int ret = s->fmt->next(s, err);
 
-	if (s->json) {
-		ret = jsonin_next(s, err);
-		if (ret > 0) {
-			count_event(s, &s->ev);
-			*out = &s->ev;
-		}
-		return ret;
+	if (ret > 0) {
+		count_event(s, &s->ev);
+		*out = &s->ev;
 	}
-	for (;;) {
-		if (s->pop_pending) {
-			order_pop(&s->q);
-			s->pop_pending = false;
-		}
-		ret = records_next(s, &e, err);
-		if (ret <= 0)
-			return ret;
-		ret = model_decode(s, e, &has_event, err);
-		if (ret)
-			return ret;
-		if (has_event) {
-			count_event(s, &s->ev);
-			*out = &s->ev;
-			return 1;
-		}
-	}
+	return ret;
 }
 
 int srep_session__count(struct srep_session *s, struct srep_error *err)
@@ -257,8 +171,8 @@ int srep_session__count(struct srep_session *s, struct srep_error *err)
 	const struct srep_event *ev;
 	int ret;
 
-	if (!s->json)
-		return records_count_all(s, err);
+	if (s->fmt->count)
+		return s->fmt->count(s, err);
 	while ((ret = srep_session__next_event(s, &ev, err)) > 0)
 		;
 	return ret;
@@ -266,23 +180,11 @@ int srep_session__count(struct srep_session *s, struct srep_error *err)
 
 int srep_session__rewind(struct srep_session *s, struct srep_error *err)
 {
-	size_t i;
-
 	if (!s->in.is_file)
 		return srep_error__set(err, SREP_E_UNSUPPORTED,
 				       "a pipe cannot be read twice (open it with SREP_OPEN_PRESCAN)");
-	if (s->json) {
-		memset(&s->stats, 0, sizeof(s->stats));
-		return jsonin_rewind(s);
-	}
-	records_reset(s);
-	model_reset(s);
-	task_table_reset(&s->tasks);
 	memset(&s->stats, 0, sizeof(s->stats));
-	for (i = 0; i < s->nr_evsels; i++)
-		s->evsels[i].nr_samples = s->evsels[i].nr_lost_samples = 0;
-	s->rewound = true;
-	return 0;
+	return s->fmt->rewind(s, err);
 }
 
 void srep_session__progress(const struct srep_session *s, uint64_t *done, uint64_t *total)
@@ -302,9 +204,8 @@ const struct srep_stats *srep_session__stats(const struct srep_session *s)
 {
 	struct srep_session *mut = (struct srep_session *)s;
 
-	/* computed on demand: the interval union needs all intervals (JSON: read, not computed) */
-	if (!s->json)
-		mut->stats.lost_time_ns = model_lost_time(mut);
+	if (s->fmt->update_stats)
+		s->fmt->update_stats(mut);
 	return &s->stats;
 }
 
@@ -357,17 +258,13 @@ uint64_t srep_session__evsel_sample_type(const struct srep_session *s, size_t id
 
 int srep_session__evsel_nr_fields(const struct srep_session *s, size_t idx)
 {
-	if (s->json)
-		return jsonin_evsel_nr_fields(s->jin, idx);
-	return idx < s->nr_evsels ? tp_nr_fields(s->evsels[idx].tp) : 0;
+	return s->fmt->evsel_nr_fields(s, idx);
 }
 
 int srep_session__evsel_field(const struct srep_session *s, size_t idx, int field,
 			      struct srep_field *out)
 {
-	if (s->json)
-		return jsonin_evsel_field(s->jin, idx, field, out);
-	return idx < s->nr_evsels ? tp_field_info(s->evsels[idx].tp, field, out) : SREP_E_INVAL;
+	return s->fmt->evsel_field(s, idx, field, out);
 }
 
 static const struct task_table *tasks_of(const struct srep_session *s)
@@ -396,20 +293,14 @@ int srep_event__nr_fields(const struct srep_event *ev)
 {
 	const struct ev_fields *f = ev->priv;
 
-	if (f && f->jf)
-		return jsonin_nr_fields(f->jf);
-	return f && f->tpe ? tp_nr_fields(f->tpe) : 0;
+	return f ? f->fmt->nr_fields(f) : 0;
 }
 
 int srep_event__field(const struct srep_event *ev, int idx, struct srep_field *out)
 {
 	const struct ev_fields *f = ev->priv;
 
-	if (f && f->jf)
-		return jsonin_field(f->jf, idx, out);
-	if (!f || !f->tpe)
-		return SREP_E_INVAL;
-	return tp_field(f->tpe, f->raw, f->raw_size, idx, out);
+	return f ? f->fmt->field(f, idx, out) : SREP_E_INVAL;
 }
 
 int srep_event__field_by_name(const struct srep_event *ev, const char *name,
@@ -417,11 +308,7 @@ int srep_event__field_by_name(const struct srep_event *ev, const char *name,
 {
 	const struct ev_fields *f = ev->priv;
 
-	if (f && f->jf)
-		return jsonin_field_by_name(f->jf, name, out);
-	if (!f || !f->tpe)
-		return 0;
-	return tp_field_by_name(f->tpe, f->raw, f->raw_size, name, out);
+	return f ? f->fmt->field_by_name(f, name, out) : 0;
 }
 
 uint64_t srep_field__elem(const struct srep_field *f, uint32_t idx)

@@ -40,7 +40,7 @@ static int blob_fail(struct blob *b, int code, uint64_t at, const char *fmt, ...
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return sess_err(b->s, b->err, code, at, b->rec_type, "tracing data: %s", msg);
+	return diag_err(b->s, b->err, code, at, b->rec_type, "tracing data: %s", msg);
 }
 
 /* a NUL-terminated string inside the blob */
@@ -252,7 +252,7 @@ static int blob_text(struct blob *b, const char *what, unsigned width,
 		return blob_fail(b, SREP_E_NOMEM, at, "%s: no memory for %zu bytes", what, len);
 	/* these only feed libtraceevent's own printing: a bad one is worth a warning */
 	if (parse(b->tep, copy) < 0)
-		sess_warn(b->s, SREP_E_TRACING, at, b->rec_type, "tracing data: %s could not be parsed",
+		diag_warn(b->s, SREP_E_TRACING, at, b->rec_type, "tracing data: %s could not be parsed",
 			  what);
 	free(copy);
 	return 0;
@@ -279,7 +279,7 @@ static int blob_kallsyms(struct blob *b)
 	/* blob_text checked the size: reading it again cannot fail */
 	if (ret || blob_sized(&again, "kallsyms", 4, &p, &len) || !len)
 		return ret;
-	copy = sess_keep(b->s, malloc(len));
+	copy = owned_keep(b->s, malloc(len));
 	if (!copy)
 		return blob_fail(b, SREP_E_NOMEM, again.c.off, "kallsyms: no memory for %zu bytes",
 				 len);
@@ -311,7 +311,7 @@ int tp_blob_parse(struct srep_session *s, const uint8_t *data, size_t len,
 	int ret;
 
 	if (!s->tp)
-		return sess_err(s, err, SREP_E_INVAL, off, b.rec_type, "tracing data: no parser");
+		return diag_err(s, err, SREP_E_INVAL, off, b.rec_type, "tracing data: no parser");
 	/* perf writes one blob; a second one (pipe + inject) would redefine ids */
 	if (s->tp->seen)
 		return 0;
@@ -329,13 +329,13 @@ int tp_blob_parse(struct srep_session *s, const uint8_t *data, size_t len,
 	if (ret)
 		return ret;
 	if (b.nr_failed)
-		sess_warn(s, SREP_E_TRACING, b.first_failed_off, b.rec_type,
+		diag_warn(s, SREP_E_TRACING, b.first_failed_off, b.rec_type,
 			  "tracing data: %d event format(s) could not be fully parsed (the first "
 			  "in system '%s'): their fields may be missing",
 			  b.nr_failed, b.first_failed_sys);
-	s->meta.tracing_version = sess_strdup(s, version, vlen);
+	s->meta.tracing_version = owned_strdup(s, version, vlen);
 	if (!s->meta.tracing_version)
-		return sess_err(s, err, SREP_E_NOMEM, off, b.rec_type, "tracing data: no memory");
+		return diag_err(s, err, SREP_E_NOMEM, off, b.rec_type, "tracing data: no memory");
 	s->meta.has_tracing = true;
 	s->meta.tracing_big_endian = b.big_endian;
 	s->meta.tracing_long_size = b.long_size;

@@ -258,7 +258,7 @@ static int set_fields(struct srep_session *s, struct srep_event *ev, const cJSON
 	if (!cJSON_IsArray(fv) || cJSON_GetArraySize(fv) != es->nr_fields)
 		return jsonin_value_bad(s, err, "\"f\" does not have the fields its event description lists", NULL);
 	if (fields_reserve(j, es->nr_fields))
-		return sess_err(s, err, SREP_E_NOMEM, j->line_off, -1, "no memory for fields");
+		return diag_err(s, err, SREP_E_NOMEM, j->line_off, -1, "no memory for fields");
 	cJSON_ArrayForEach(v, fv) {
 		j->jf.status[i] = 0;
 		if (cJSON_IsNull(v))
@@ -270,45 +270,55 @@ static int set_fields(struct srep_session *s, struct srep_event *ev, const cJSON
 		i++;
 	}
 	j->jf.nr = es->nr_fields;
-	s->cur_fields = (struct ev_fields){ .jf = &j->jf };
+	s->cur_fields = (struct ev_fields){ .fmt = &jsonin_format, .jf = &j->jf };
 	ev->priv = &s->cur_fields;
 	return 0;
 }
 
-int jsonin_nr_fields(const struct jsonin_fields *jf)
+static int jsonin_nr_fields(const struct ev_fields *f)
 {
+	const struct jsonin_fields *jf = f->jf;
+
 	return jf->nr;
 }
 
-int jsonin_field(const struct jsonin_fields *jf, int idx, struct srep_field *out)
+static int jsonin_field(const struct ev_fields *f, int idx, struct srep_field *out)
 {
+	const struct jsonin_fields *jf = f->jf;
+
 	if (idx < 0 || idx >= jf->nr)
 		return SREP_E_INVAL;
 	*out = jf->f[idx];
 	return jf->status[idx];
 }
 
-int jsonin_field_by_name(const struct jsonin_fields *jf, const char *name,
-			 struct srep_field *out)
+static int jsonin_field_by_name(const struct ev_fields *f, const char *name,
+				struct srep_field *out)
 {
+	const struct jsonin_fields *jf = f->jf;
 	int i, ret;
 
 	for (i = 0; name && i < jf->nr; i++) {
 		if (!strcmp(jf->f[i].name, name)) {
-			ret = jsonin_field(jf, i, out);
+			ret = jsonin_field(f, i, out);
 			return ret < 0 ? ret : 1;
 		}
 	}
 	return 0;
 }
 
-int jsonin_evsel_nr_fields(const struct jsonin *j, size_t idx)
+static int jsonin_evsel_nr_fields(const struct srep_session *s, size_t idx)
 {
+	const struct jsonin *j = s->jin;
+
 	return idx < j->nr_evsels ? j->evsels[idx].nr_fields : 0;
 }
 
-int jsonin_evsel_field(const struct jsonin *j, size_t idx, int field, struct srep_field *out)
+static int jsonin_evsel_field(const struct srep_session *s, size_t idx, int field,
+			      struct srep_field *out)
 {
+	const struct jsonin *j = s->jin;
+
 	const struct jfield *d;
 
 	if (idx >= j->nr_evsels || field < 0 || field >= j->evsels[idx].nr_fields)
@@ -409,7 +419,7 @@ static int decode_event(struct srep_session *s, const cJSON *root, size_t line_l
 		uint8_t *a = realloc(j->arena, line_len * 8 + 64);
 
 		if (!a)
-			return sess_err(s, err, SREP_E_NOMEM, j->line_off, -1, "no memory for an event");
+			return diag_err(s, err, SREP_E_NOMEM, j->line_off, -1, "no memory for an event");
 		j->arena = a;
 		j->arena_cap = line_len * 8 + 64;
 	}
@@ -431,7 +441,7 @@ static int decode_event(struct srep_session *s, const cJSON *root, size_t line_l
 	return ret;
 }
 
-int jsonin_next(struct srep_session *s, struct srep_error *err)
+static int jsonin_next(struct srep_session *s, struct srep_error *err)
 {
 	struct jsonin *j = s->jin;
 	cJSON *root;
@@ -444,7 +454,7 @@ int jsonin_next(struct srep_session *s, struct srep_error *err)
 	if (ret)
 		return ret;
 	if (!root)
-		return sess_err(s, err, SREP_E_TRUNCATED, j->pos, -1,
+		return diag_err(s, err, SREP_E_TRUNCATED, j->pos, -1,
 				"no closing line after %llu events: the file is cut short",
 				(unsigned long long)j->events);
 	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "end")))
@@ -468,7 +478,7 @@ int jsonin_next(struct srep_session *s, struct srep_error *err)
 
 /* ---- the session's side ---- */
 
-bool jsonin_sniff(struct srep_session *s)
+static bool jsonin_sniff(struct srep_session *s)
 {
 	const uint8_t *p;
 
@@ -495,14 +505,13 @@ static int span_from_events(struct srep_session *s, struct srep_error *err)
 	return srep_session__rewind(s, err);
 }
 
-int jsonin_open(struct srep_session *s, struct srep_error *err)
+static int jsonin_open(struct srep_session *s, struct srep_error *err)
 {
 	int ret;
 
 	s->jin = calloc(1, sizeof(*s->jin));
 	if (!s->jin)
 		return srep_error__set(err, SREP_E_NOMEM, "no memory for a JSON reader");
-	s->json = true;
 	s->jin->line_no = 1;
 	s->meta.format = "schedrep-json";
 	/* a pipe is copied first when the caller will want to read it twice */
@@ -517,10 +526,11 @@ int jsonin_open(struct srep_session *s, struct srep_error *err)
 	return ret;
 }
 
-int jsonin_rewind(struct srep_session *s)
+static int jsonin_rewind(struct srep_session *s, struct srep_error *err)
 {
 	struct jsonin *j = s->jin;
 
+	(void)err;
 	j->pos = j->body;
 	j->line_no = j->body_line;
 	j->events = 0;
@@ -528,8 +538,9 @@ int jsonin_rewind(struct srep_session *s)
 	return 0;
 }
 
-void jsonin_free(struct jsonin *j)
+static void jsonin_free(struct srep_session *s)
 {
+	struct jsonin *j = s->jin;
 	size_t i;
 	int k;
 
@@ -547,3 +558,17 @@ void jsonin_free(struct jsonin *j)
 	free(j->chain);
 	free(j);
 }
+
+const struct reader_format jsonin_format = {
+	.name = "schedrep-json",
+	.sniff = jsonin_sniff,
+	.open = jsonin_open,
+	.free = jsonin_free,
+	.next = jsonin_next,
+	.rewind = jsonin_rewind,
+	.evsel_nr_fields = jsonin_evsel_nr_fields,
+	.evsel_field = jsonin_evsel_field,
+	.nr_fields = jsonin_nr_fields,
+	.field = jsonin_field,
+	.field_by_name = jsonin_field_by_name,
+};

@@ -82,7 +82,7 @@ int jsonin_header_closing_line(struct srep_session *s, const cJSON *root, struct
 	    !set_evsel_counts(s, cJSON_GetObjectItemCaseSensitive(root, "evsel_lost_samples"), true))
 		return jsonin_value_bad(s, err, "the closing line lacks its counts", NULL);
 	if (events != j->events)
-		return sess_err(s, err, SREP_E_JSON, j->line_off, -1,
+		return diag_err(s, err, SREP_E_JSON, j->line_off, -1,
 				"line %zu: the closing line counts %llu events, the file has %llu",
 				j->line_no - 1, (unsigned long long)events, (unsigned long long)j->events);
 	j->ended = true;
@@ -130,7 +130,7 @@ static bool keep_str(struct srep_session *s, const cJSON *v, const char **out)
 	s->jin->arena_len = 0;
 	if (!jsonin_value_bytes(s->jin, v, &p, &len) || memchr(p, '\0', len))
 		return false;
-	*out = sess_strdup(s, p, len);
+	*out = owned_strdup(s, p, len);
 	return *out != NULL;
 }
 
@@ -147,7 +147,7 @@ static bool keep_strv(struct srep_session *s, const cJSON *v, const char *const 
 	}
 	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) > (int)SREP_MAX_STRINGS)
 		return false;
-	strs = sess_keep(s, calloc((size_t)cJSON_GetArraySize(v) + 1, sizeof(*strs)));
+	strs = owned_keep(s, calloc((size_t)cJSON_GetArraySize(v) + 1, sizeof(*strs)));
 	if (!strs)
 		return false;
 	cJSON_ArrayForEach(e, v) {
@@ -255,7 +255,7 @@ static int set_evsels(struct srep_session *s, const cJSON *v, struct srep_error 
 	s->evsels = calloc(n + 1, sizeof(*s->evsels));
 	j->evsels = calloc(n + 1, sizeof(*j->evsels));
 	if (!s->evsels || !j->evsels)
-		return sess_err(s, err, SREP_E_NOMEM, 0, -1, "no memory for event descriptions");
+		return diag_err(s, err, SREP_E_NOMEM, 0, -1, "no memory for event descriptions");
 	cJSON_ArrayForEach(e, v) {
 		/* counted first: what was made is freed whatever fails */
 		s->nr_evsels = j->nr_evsels = i + 1;
@@ -348,7 +348,7 @@ int jsonin_header_read(struct srep_session *s, struct srep_error *err)
 	if (ret)
 		return ret;
 	if (!root)
-		return sess_err(s, err, SREP_E_TRUNCATED, 0, -1, "empty file");
+		return diag_err(s, err, SREP_E_TRUNCATED, 0, -1, "empty file");
 	/* the header's strings are decoded in the arena too: room for the longest */
 	j->arena = malloc(len + 64);
 	j->arena_cap = j->arena ? len + 64 : 0;
@@ -356,7 +356,7 @@ int jsonin_header_read(struct srep_session *s, struct srep_error *err)
 	if (!format || strcmp(format, "schedrep-events"))
 		ret = jsonin_value_bad(s, err, "not schedrep JSON: no \"format\": \"schedrep-events\"", NULL);
 	else if (!jsonin_value_i64(cJSON_GetObjectItemCaseSensitive(root, "version"), &version) || version != 1)
-		ret = sess_err(s, err, SREP_E_UNSUPPORTED, 0, -1,
+		ret = diag_err(s, err, SREP_E_UNSUPPORTED, 0, -1,
 			       "schedrep JSON version %lld: this schedrep reads version 1",
 			       (long long)version);
 	if (!ret)

@@ -17,7 +17,7 @@ int jsonin_value_bad(struct srep_session *s, struct srep_error *err, const char 
 {
 	struct jsonin *j = s->jin;
 
-	return sess_err(s, err, SREP_E_JSON, j->line_off, -1, "line %zu: %s%s", j->line_no - 1,
+	return diag_err(s, err, SREP_E_JSON, j->line_off, -1, "line %zu: %s%s", j->line_no - 1,
 			fmt, what ? what : "");
 }
 
@@ -59,7 +59,7 @@ static int next_line(struct srep_session *s, const char **line, size_t *len, siz
 		}
 		want *= 4;
 	}
-	return sess_err(s, err, SREP_E_LIMIT, j->pos, -1, "line %zu: longer than %zu bytes",
+	return diag_err(s, err, SREP_E_LIMIT, j->pos, -1, "line %zu: longer than %zu bytes",
 			j->line_no, max);
 }
 

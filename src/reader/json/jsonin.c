@@ -105,7 +105,7 @@ static bool set_build_id(struct jsonin *j, const cJSON *v, struct srep_mmap *m)
 	const char *p;
 	size_t len;
 
-	if (!jsonin_value_bytes(j, v, &p, &len) || len > 40 || !jsonin_value_unhex(p, len, m->build_id))
+	if (!jval_bytes(j, v, &p, &len) || len > 40 || !jval_unhex(p, len, m->build_id))
 		return false;
 	m->build_id_size = (uint8_t)(len / 2);
 	return true;
@@ -120,18 +120,18 @@ static bool set_ukey(struct jsonin *j, struct srep_event *ev, const struct ukey 
 	size_t len;
 
 	switch (k->type) {
-	case U_I32:	return jsonin_value_i32(v, p);
-	case U_I64:	return jsonin_value_i64(v, p);
-	case U_U32:	return jsonin_value_u32(v, p);
-	case U_U64:	return jsonin_value_u64(v, p);
-	case U_COMM:	return jsonin_value_comm(j, v, p);
-	case U_CSTR:	return jsonin_value_cstr(j, v, p);
+	case U_I32:	return jval_i32(v, p);
+	case U_I64:	return jval_i64(v, p);
+	case U_U32:	return jval_u32(v, p);
+	case U_U64:	return jval_u64(v, p);
+	case U_COMM:	return jval_comm(j, v, p);
+	case U_CSTR:	return jval_cstr(j, v, p);
 	case U_BOOL:	return cJSON_IsBool(v) && ((*(bool *)p = cJSON_IsTrue(v)), true);
-	case U_WAKE:	return jsonin_value_enum(v, wake, 3, p);
-	case U_STAT:	return jsonin_value_enum(v, stat, 5, p);
+	case U_WAKE:	return jval_enum(v, wake, 3, p);
+	case U_STAT:	return jval_enum(v, stat, 5, p);
 	case U_BUILD_ID: return set_build_id(j, v, p);
 	default:	/* U_STATE: one byte */
-		if (!jsonin_value_bytes(j, v, &str, &len) || len != 1)
+		if (!jval_bytes(j, v, &str, &len) || len != 1)
 			return false;
 		*(char *)p = str[0];
 		return true;
@@ -150,9 +150,9 @@ static int set_union(struct srep_session *s, struct srep_event *ev, const cJSON 
 	for (i = 0; i < sizeof(ukeys) / sizeof(ukeys[0]); i++)
 		want += ukeys[i].kind == kind;
 	if (!want)
-		return u ? jsonin_value_bad(s, err, "\"u\" given for an event of kind ", srep_event_kind_name(ev->kind)) : 0;
+		return u ? jval_bad(s, err, "\"u\" given for an event of kind ", srep_event_kind_name(ev->kind)) : 0;
 	if (!cJSON_IsObject(u))
-		return jsonin_value_bad(s, err, "no \"u\" object for an event of kind ", srep_event_kind_name(ev->kind));
+		return jval_bad(s, err, "no \"u\" object for an event of kind ", srep_event_kind_name(ev->kind));
 	cJSON_ArrayForEach(v, u) {
 		for (i = 0; i < sizeof(ukeys) / sizeof(ukeys[0]); i++) {
 			if (ukeys[i].kind == kind && !strcmp(ukeys[i].key, v->string))
@@ -161,10 +161,10 @@ static int set_union(struct srep_session *s, struct srep_event *ev, const cJSON 
 		if (i == sizeof(ukeys) / sizeof(ukeys[0]))
 			continue;	/* a key this version does not know */
 		if (!set_ukey(s->jin, ev, &ukeys[i], v))
-			return jsonin_value_bad(s, err, "bad value for \"u\".", v->string);
+			return jval_bad(s, err, "bad value for \"u\".", v->string);
 		seen++;
 	}
-	return seen == want ? 0 : jsonin_value_bad(s, err, "\"u\" lacks members of its kind or repeats one", NULL);
+	return seen == want ? 0 : jval_bad(s, err, "\"u\" lacks members of its kind or repeats one", NULL);
 }
 
 /* ---- tracepoint fields ---- */
@@ -213,7 +213,7 @@ static bool set_array(struct jsonin *j, struct srep_field *f, const cJSON *v)
 	cJSON_ArrayForEach(e, v) {
 		if (j->arena_len + f->elem_size > j->arena_cap)
 			return false;
-		if (f->elem_signed ? !jsonin_value_i64(e, &i) : !jsonin_value_u64(e, &u))
+		if (f->elem_signed ? !jval_i64(e, &i) : !jval_u64(e, &u))
 			return false;
 		put_elem(j->arena + j->arena_len, f->elem_size, f->elem_signed ? (uint64_t)i : u);
 		j->arena_len += f->elem_size;
@@ -235,9 +235,9 @@ static bool set_field(struct jsonin *j, const struct jfield *d, struct srep_fiel
 		f->elem_signed = d->elem_signed;
 	}
 	switch (d->kind) {
-	case SREP_FIELD_INT:	return jsonin_value_i64(v, &f->i);
-	case SREP_FIELD_UINT:	return jsonin_value_u64(v, &f->u);
-	case SREP_FIELD_STR:	return jsonin_value_kept(j, v, &f->str, &f->len);
+	case SREP_FIELD_INT:	return jval_i64(v, &f->i);
+	case SREP_FIELD_UINT:	return jval_u64(v, &f->u);
+	case SREP_FIELD_STR:	return jval_kept(j, v, &f->str, &f->len);
 	default:		return set_array(j, f, v);
 	}
 }
@@ -253,10 +253,10 @@ static int set_fields(struct srep_session *s, struct srep_event *ev, const cJSON
 	if (!fv)
 		return 0;
 	if (ev->evsel < 0 || (size_t)ev->evsel >= j->nr_evsels)
-		return jsonin_value_bad(s, err, "tracepoint fields without an event description", NULL);
+		return jval_bad(s, err, "tracepoint fields without an event description", NULL);
 	es = &j->evsels[ev->evsel];
 	if (!cJSON_IsArray(fv) || cJSON_GetArraySize(fv) != es->nr_fields)
-		return jsonin_value_bad(s, err, "\"f\" does not have the fields its event description lists", NULL);
+		return jval_bad(s, err, "\"f\" does not have the fields its event description lists", NULL);
 	if (fields_reserve(j, es->nr_fields))
 		return diag_err(s, err, SREP_E_NOMEM, j->line_off, -1, "no memory for fields");
 	cJSON_ArrayForEach(v, fv) {
@@ -264,7 +264,7 @@ static int set_fields(struct srep_session *s, struct srep_event *ev, const cJSON
 		if (cJSON_IsNull(v))
 			j->jf.status[i] = SREP_E_CORRUPT;	/* unreadable in the trace too */
 		else if (!set_field(j, &es->fields[i], &j->jf.f[i], v))
-			return jsonin_value_bad(s, err, "bad value for field ", es->fields[i].name);
+			return jval_bad(s, err, "bad value for field ", es->fields[i].name);
 		if (j->jf.status[i])
 			set_field(j, &es->fields[i], &j->jf.f[i], NULL);
 		i++;
@@ -369,7 +369,7 @@ static bool get_chain(struct jsonin *j, struct srep_event *ev, const cJSON *v)
 		j->chain_cap = (size_t)n;
 	}
 	cJSON_ArrayForEach(e, v) {
-		if (!jsonin_value_u64(e, &j->chain[i++]))
+		if (!jval_u64(e, &j->chain[i++]))
 			return false;
 	}
 	ev->callchain = j->chain;
@@ -389,17 +389,17 @@ static bool set_common(struct jsonin *j, struct srep_event *ev, const cJSON *v, 
 		;
 	*seen |= 1u << k;
 	switch (k) {
-	case 0:  return jsonin_value_u64(v, &ev->time);
+	case 0:  return jval_u64(v, &ev->time);
 	case 1:  return get_kind(v, &ev->kind);
-	case 2:  return jsonin_value_enum(v, sources, 3, &ev->source);
-	case 3:  return jsonin_value_i32(v, &ev->cpu);
-	case 4:  return jsonin_value_i32(v, &ev->pid);
-	case 5:  return jsonin_value_i32(v, &ev->tid);
-	case 6:  return jsonin_value_i32(v, &evsel) && evsel >= 0 && ((ev->evsel = evsel), true);
-	case 7:  return jsonin_value_u32(v, &ev->flags);
-	case 8:  return jsonin_value_u64(v, &ev->ip);
-	case 9:  return jsonin_value_u64(v, &ev->period);
-	case 10: return jsonin_value_u64(v, &ev->addr);
+	case 2:  return jval_enum(v, sources, 3, &ev->source);
+	case 3:  return jval_i32(v, &ev->cpu);
+	case 4:  return jval_i32(v, &ev->pid);
+	case 5:  return jval_i32(v, &ev->tid);
+	case 6:  return jval_i32(v, &evsel) && evsel >= 0 && ((ev->evsel = evsel), true);
+	case 7:  return jval_u32(v, &ev->flags);
+	case 8:  return jval_u64(v, &ev->ip);
+	case 9:  return jval_u64(v, &ev->period);
+	case 10: return jval_u64(v, &ev->addr);
 	case 11: return get_chain(j, ev, v);
 	default: return true;		/* "u", "f", or a key this version does not know */
 	}
@@ -429,15 +429,15 @@ static int decode_event(struct srep_session *s, const cJSON *root, size_t line_l
 	ev->priv = NULL;
 	cJSON_ArrayForEach(v, root) {
 		if (!set_common(j, ev, v, &seen))
-			return jsonin_value_bad(s, err, "bad value for ", v->string);
+			return jval_bad(s, err, "bad value for ", v->string);
 	}
 	if ((seen & 0x3f) != 0x3f)
-		return jsonin_value_bad(s, err, "an event needs t, k, src, cpu, pid and tid", NULL);
+		return jval_bad(s, err, "an event needs t, k, src, cpu, pid and tid", NULL);
 	ret = set_union(s, ev, cJSON_GetObjectItemCaseSensitive(root, "u"), err);
 	if (!ret)
 		ret = set_fields(s, ev, cJSON_GetObjectItemCaseSensitive(root, "f"), err);
 	if (!ret && ev->evsel >= 0 && (size_t)ev->evsel >= s->nr_evsels)
-		ret = jsonin_value_bad(s, err, "no such event description", NULL);
+		ret = jval_bad(s, err, "no such event description", NULL);
 	return ret;
 }
 
@@ -450,7 +450,7 @@ static int jsonin_next(struct srep_session *s, struct srep_error *err)
 
 	if (j->ended)
 		return 0;
-	ret = jsonin_value_parse_line(s, &root, &len, JSONIN_LINE_MAX, err);
+	ret = jval_parse_line(s, &root, &len, JSONIN_LINE_MAX, err);
 	if (ret)
 		return ret;
 	if (!root)
@@ -458,7 +458,7 @@ static int jsonin_next(struct srep_session *s, struct srep_error *err)
 				"no closing line after %llu events: the file is cut short",
 				(unsigned long long)j->events);
 	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "end")))
-		ret = jsonin_header_closing_line(s, root, err);
+		ret = jhead_closing_line(s, root, err);
 	else
 		ret = decode_event(s, root, len, err);
 	cJSON_Delete(root);
@@ -466,10 +466,10 @@ static int jsonin_next(struct srep_session *s, struct srep_error *err)
 		return ret;
 	if (j->ended) {
 		/* nothing but blank lines may follow */
-		ret = jsonin_value_parse_line(s, &root, &len, JSONIN_LINE_MAX, err);
+		ret = jval_parse_line(s, &root, &len, JSONIN_LINE_MAX, err);
 		cJSON_Delete(root);
 		if (!ret && root)
-			ret = jsonin_value_bad(s, err, "data after the closing line", NULL);
+			ret = jval_bad(s, err, "data after the closing line", NULL);
 		return ret;
 	}
 	j->events++;
@@ -520,7 +520,7 @@ static int jsonin_open(struct srep_session *s, struct srep_error *err)
 		if (ret)
 			return ret;
 	}
-	ret = jsonin_header_read(s, err);
+	ret = jhead_read(s, err);
 	if (!ret && s->jin->no_span && (s->opts.flags & SREP_OPEN_PRESCAN))
 		ret = span_from_events(s, err);
 	return ret;

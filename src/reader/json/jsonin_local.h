@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * jsonin_local.h - what the readers of schedrep JSON share (jsonin.c: event
- * lines and the session's side; jsonin_header.c: the first and the closing
- * line; jsonin_value.c: lines and typed values). Private to these files.
+ * lines and the session's side; jhead.c: the first and the closing
+ * line; jval.c: lines and typed values). Private to these files.
  */
 #ifndef SREP_JSONIN_LOCAL_H
 #define SREP_JSONIN_LOCAL_H
@@ -55,29 +55,29 @@ struct jsonin {
 };
 
 /* "line N: <fmt><what>" as SREP_E_JSON at the line's offset; returns the code */
-int jsonin_value_bad(struct srep_session *s, struct srep_error *err, const char *fmt, const char *what);
+int jval_bad(struct srep_session *s, struct srep_error *err, const char *fmt, const char *what);
 /* the next non-blank line parsed into *root (NULL at the end of the input) */
-int jsonin_value_parse_line(struct srep_session *s, cJSON **root, size_t *out_len, size_t max,
-		   struct srep_error *err);
+int jval_parse_line(struct srep_session *s, cJSON **root, size_t *out_len, size_t max,
+		    struct srep_error *err);
 
 /* typed values: false when the JSON value is not one (see docs/json-format.md) */
-bool jsonin_value_u64(const cJSON *v, uint64_t *out);
-bool jsonin_value_i64(const cJSON *v, int64_t *out);
-bool jsonin_value_i32(const cJSON *v, int32_t *out);
-bool jsonin_value_u32(const cJSON *v, uint32_t *out);
-bool jsonin_value_unhex(const char *hex, size_t len, uint8_t *out);
+bool jval_u64(const cJSON *v, uint64_t *out);
+bool jval_i64(const cJSON *v, int64_t *out);
+bool jval_i32(const cJSON *v, int32_t *out);
+bool jval_u32(const cJSON *v, uint32_t *out);
+bool jval_unhex(const char *hex, size_t len, uint8_t *out);
 /* a byte string (JSON string or {"hex"}); hex is decoded into the event arena */
-bool jsonin_value_bytes(struct jsonin *j, const cJSON *v, const char **out, size_t *len);
+bool jval_bytes(struct jsonin *j, const cJSON *v, const char **out, size_t *len);
 /* the same, copied into the arena: it outlives the line's DOM */
-bool jsonin_value_kept(struct jsonin *j, const cJSON *v, const char **out, size_t *len);
-bool jsonin_value_cstr(struct jsonin *j, const cJSON *v, const char **out);
-bool jsonin_value_comm(struct jsonin *j, const cJSON *v, char *out);
+bool jval_kept(struct jsonin *j, const cJSON *v, const char **out, size_t *len);
+bool jval_cstr(struct jsonin *j, const cJSON *v, const char **out);
+bool jval_comm(struct jsonin *j, const cJSON *v, char *out);
 /* a name from 'names' into the int-sized enum at p */
-bool jsonin_value_enum(const cJSON *v, const char *const *names, int n, void *p);
+bool jval_enum(const cJSON *v, const char *const *names, int n, void *p);
 
-/* the first line (jsonin_header.c) */
-int jsonin_header_read(struct srep_session *s, struct srep_error *err);
+/* the first line (jhead.c) */
+int jhead_read(struct srep_session *s, struct srep_error *err);
 /* the closing line: the source's counts, checked against what was read */
-int jsonin_header_closing_line(struct srep_session *s, const cJSON *root, struct srep_error *err);
+int jhead_closing_line(struct srep_session *s, const cJSON *root, struct srep_error *err);
 
 #endif /* SREP_JSONIN_LOCAL_H */

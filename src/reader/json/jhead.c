@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * jsonin_header.c - the first line of schedrep JSON (metadata, event
+ * jhead.c - the first line of schedrep JSON (metadata, event
  * descriptions with their field layouts, the task table) and the closing
  * line (the source trace's counts).
  */
@@ -29,7 +29,7 @@ static bool set_records(struct srep_stats *st, const cJSON *v)
 		if (type == SREP_NR_RECORD_TYPES &&
 		    (sscanf(r->string, "type_%u", &type) != 1 || type >= SREP_NR_RECORD_TYPES))
 			return false;
-		if (!jsonin_value_u64(r, &st->records[type]))
+		if (!jval_u64(r, &st->records[type]))
 			return false;
 	}
 	return true;
@@ -49,7 +49,7 @@ static bool set_stats(struct srep_stats *st, const cJSON *v)
 	if (!cJSON_IsObject(v) || !set_records(st, cJSON_GetObjectItemCaseSensitive(v, "records")))
 		return false;
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		if (!jsonin_value_u64(cJSON_GetObjectItemCaseSensitive(v, keys[i].key),
+		if (!jval_u64(cJSON_GetObjectItemCaseSensitive(v, keys[i].key),
 			     (uint64_t *)((char *)st + keys[i].off)))
 			return false;
 	}
@@ -64,23 +64,23 @@ static bool set_evsel_counts(struct srep_session *s, const cJSON *v, bool lost)
 	if (!cJSON_IsArray(v) || (size_t)cJSON_GetArraySize(v) != s->nr_evsels)
 		return false;
 	cJSON_ArrayForEach(e, v) {
-		if (!jsonin_value_u64(e, lost ? &s->evsels[i].nr_lost_samples : &s->evsels[i].nr_samples))
+		if (!jval_u64(e, lost ? &s->evsels[i].nr_lost_samples : &s->evsels[i].nr_samples))
 			return false;
 		i++;
 	}
 	return true;
 }
 
-int jsonin_header_closing_line(struct srep_session *s, const cJSON *root, struct srep_error *err)
+int jhead_closing_line(struct srep_session *s, const cJSON *root, struct srep_error *err)
 {
 	struct jsonin *j = s->jin;
 	uint64_t events;
 
-	if (!jsonin_value_u64(cJSON_GetObjectItemCaseSensitive(root, "events"), &events) ||
+	if (!jval_u64(cJSON_GetObjectItemCaseSensitive(root, "events"), &events) ||
 	    !set_stats(&s->stats, cJSON_GetObjectItemCaseSensitive(root, "stats")) ||
 	    !set_evsel_counts(s, cJSON_GetObjectItemCaseSensitive(root, "evsel_samples"), false) ||
 	    !set_evsel_counts(s, cJSON_GetObjectItemCaseSensitive(root, "evsel_lost_samples"), true))
-		return jsonin_value_bad(s, err, "the closing line lacks its counts", NULL);
+		return jval_bad(s, err, "the closing line lacks its counts", NULL);
 	if (events != j->events)
 		return diag_err(s, err, SREP_E_JSON, j->line_off, -1,
 				"line %zu: the closing line counts %llu events, the file has %llu",
@@ -128,7 +128,7 @@ static bool keep_str(struct srep_session *s, const cJSON *v, const char **out)
 		return true;
 	}
 	s->jin->arena_len = 0;
-	if (!jsonin_value_bytes(s->jin, v, &p, &len) || memchr(p, '\0', len))
+	if (!jval_bytes(s->jin, v, &p, &len) || memchr(p, '\0', len))
 		return false;
 	*out = owned_strdup(s, p, len);
 	return *out != NULL;
@@ -168,11 +168,11 @@ static bool set_mkey(struct srep_session *s, const struct mkey *k, const cJSON *
 	switch (k->type) {
 	case M_STR:	return keep_str(s, v, p);
 	case M_BOOL:	return cJSON_IsBool(v) && ((*(bool *)p = cJSON_IsTrue(v)), true);
-	case M_INT:	return jsonin_value_i32(v, &i32) && ((*(int *)p = i32), true);
-	case M_I32:	return jsonin_value_i32(v, p);
-	case M_I64:	return jsonin_value_i64(v, p);
-	case M_U32:	return jsonin_value_u32(v, p);
-	case M_U64:	return jsonin_value_u64(v, p);
+	case M_INT:	return jval_i32(v, &i32) && ((*(int *)p = i32), true);
+	case M_I32:	return jval_i32(v, p);
+	case M_I64:	return jval_i64(v, p);
+	case M_U32:	return jval_u32(v, p);
+	case M_U64:	return jval_u64(v, p);
 	default:	return keep_strv(s, v, p, (int *)((char *)&s->meta + k->count_off));
 	}
 }
@@ -184,16 +184,16 @@ static int set_meta(struct srep_session *s, const cJSON *m, struct srep_error *e
 	int k = 0;
 
 	if (!cJSON_IsObject(m))
-		return jsonin_value_bad(s, err, "no \"meta\" object", NULL);
+		return jval_bad(s, err, "no \"meta\" object", NULL);
 	for (i = 0; i < sizeof(mkeys) / sizeof(mkeys[0]); i++) {
 		if (!set_mkey(s, &mkeys[i], cJSON_GetObjectItemCaseSensitive(m, mkeys[i].key)))
-			return jsonin_value_bad(s, err, "missing or bad meta.", mkeys[i].key);
+			return jval_bad(s, err, "missing or bad meta.", mkeys[i].key);
 	}
 	if (cJSON_GetArraySize(f) != 4)
-		return jsonin_value_bad(s, err, "meta.features is not 4 numbers", NULL);
+		return jval_bad(s, err, "meta.features is not 4 numbers", NULL);
 	cJSON_ArrayForEach(e, f) {
-		if (!jsonin_value_u64(e, &s->meta.features[k++]))
-			return jsonin_value_bad(s, err, "meta.features is not 4 numbers", NULL);
+		if (!jval_u64(e, &s->meta.features[k++]))
+			return jval_bad(s, err, "meta.features is not 4 numbers", NULL);
 	}
 	return 0;
 }
@@ -205,13 +205,13 @@ static bool set_jfield(struct jfield *d, const cJSON *v)
 	const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(v, "name"));
 	uint32_t size;
 
-	if (!name || !jsonin_value_enum(cJSON_GetObjectItemCaseSensitive(v, "kind"), field_kinds, 4, &d->kind))
+	if (!name || !jval_enum(cJSON_GetObjectItemCaseSensitive(v, "kind"), field_kinds, 4, &d->kind))
 		return false;
 	d->name = strdup(name);
 	if (d->kind == SREP_FIELD_ARRAY) {
 		const cJSON *sg = cJSON_GetObjectItemCaseSensitive(v, "elem_signed");
 
-		if (!jsonin_value_u32(cJSON_GetObjectItemCaseSensitive(v, "elem_size"), &size) ||
+		if (!jval_u32(cJSON_GetObjectItemCaseSensitive(v, "elem_size"), &size) ||
 		    (size != 1 && size != 2 && size != 4 && size != 8) || !cJSON_IsBool(sg))
 			return false;
 		d->elem_size = size;
@@ -227,9 +227,9 @@ static bool set_evsel(struct evsel *ev, struct jevsel *je, const cJSON *v)
 	int i = 0;
 
 	if (!name || !(ev->name = strdup(name)) ||
-	    !jsonin_value_u32(cJSON_GetObjectItemCaseSensitive(v, "type"), &ev->attr.type) ||
-	    !jsonin_value_u64(cJSON_GetObjectItemCaseSensitive(v, "config"), &ev->attr.config) ||
-	    !jsonin_value_u64(cJSON_GetObjectItemCaseSensitive(v, "sample_type"), &ev->attr.sample_type) ||
+	    !jval_u32(cJSON_GetObjectItemCaseSensitive(v, "type"), &ev->attr.type) ||
+	    !jval_u64(cJSON_GetObjectItemCaseSensitive(v, "config"), &ev->attr.config) ||
+	    !jval_u64(cJSON_GetObjectItemCaseSensitive(v, "sample_type"), &ev->attr.sample_type) ||
 	    !cJSON_IsArray(fields))
 		return false;
 	ev->name_from_file = true;
@@ -251,7 +251,7 @@ static int set_evsels(struct srep_session *s, const cJSON *v, struct srep_error 
 	const cJSON *e;
 
 	if (!cJSON_IsArray(v) || n > SREP_MAX_ATTRS)
-		return jsonin_value_bad(s, err, "no \"evsels\" array", NULL);
+		return jval_bad(s, err, "no \"evsels\" array", NULL);
 	s->evsels = calloc(n + 1, sizeof(*s->evsels));
 	j->evsels = calloc(n + 1, sizeof(*j->evsels));
 	if (!s->evsels || !j->evsels)
@@ -260,7 +260,7 @@ static int set_evsels(struct srep_session *s, const cJSON *v, struct srep_error 
 		/* counted first: what was made is freed whatever fails */
 		s->nr_evsels = j->nr_evsels = i + 1;
 		if (!set_evsel(&s->evsels[i], &j->evsels[i], e))
-			return jsonin_value_bad(s, err, "bad event description ", cJSON_GetStringValue(
+			return jval_bad(s, err, "bad event description ", cJSON_GetStringValue(
 					   cJSON_GetObjectItemCaseSensitive(e, "name")));
 		i++;
 	}
@@ -276,22 +276,22 @@ static bool set_task(struct srep_session *s, const cJSON *v)
 	int32_t tid;
 	uint64_t time;
 
-	if (!jsonin_value_i32(cJSON_GetObjectItemCaseSensitive(v, "tid"), &tid) || !cJSON_IsArray(comms) ||
+	if (!jval_i32(cJSON_GetObjectItemCaseSensitive(v, "tid"), &tid) || !cJSON_IsArray(comms) ||
 	    !(t = task_new(&s->prescanned, tid)))
 		return false;
-	if (!jsonin_value_i32(cJSON_GetObjectItemCaseSensitive(v, "pid"), &t->pid) ||
-	    !jsonin_value_i32(cJSON_GetObjectItemCaseSensitive(v, "ppid"), &t->ppid) ||
-	    !jsonin_value_i32(cJSON_GetObjectItemCaseSensitive(v, "ptid"), &t->ptid) ||
-	    !jsonin_value_u64(cJSON_GetObjectItemCaseSensitive(v, "first_seen"), &t->first_seen) ||
-	    !jsonin_value_u64(cJSON_GetObjectItemCaseSensitive(v, "last_seen"), &t->last_seen) ||
-	    !jsonin_value_u64(cJSON_GetObjectItemCaseSensitive(v, "fork_time"), &t->fork_time) ||
-	    !jsonin_value_u64(cJSON_GetObjectItemCaseSensitive(v, "exit_time"), &t->exit_time))
+	if (!jval_i32(cJSON_GetObjectItemCaseSensitive(v, "pid"), &t->pid) ||
+	    !jval_i32(cJSON_GetObjectItemCaseSensitive(v, "ppid"), &t->ppid) ||
+	    !jval_i32(cJSON_GetObjectItemCaseSensitive(v, "ptid"), &t->ptid) ||
+	    !jval_u64(cJSON_GetObjectItemCaseSensitive(v, "first_seen"), &t->first_seen) ||
+	    !jval_u64(cJSON_GetObjectItemCaseSensitive(v, "last_seen"), &t->last_seen) ||
+	    !jval_u64(cJSON_GetObjectItemCaseSensitive(v, "fork_time"), &t->fork_time) ||
+	    !jval_u64(cJSON_GetObjectItemCaseSensitive(v, "exit_time"), &t->exit_time))
 		return false;
 	t->exited = t->exit_time != 0;
 	cJSON_ArrayForEach(c, comms) {
 		s->jin->arena_len = 0;
-		if (cJSON_GetArraySize(c) != 2 || !jsonin_value_u64(cJSON_GetArrayItem(c, 0), &time) ||
-		    !jsonin_value_comm(s->jin, cJSON_GetArrayItem(c, 1), comm) ||
+		if (cJSON_GetArraySize(c) != 2 || !jval_u64(cJSON_GetArrayItem(c, 0), &time) ||
+		    !jval_comm(s->jin, cJSON_GetArrayItem(c, 1), comm) ||
 		    task_set_comm(t, comm, time))
 			return false;
 	}
@@ -303,10 +303,10 @@ static int set_tasks(struct srep_session *s, const cJSON *v, struct srep_error *
 	const cJSON *t;
 
 	if (!cJSON_IsArray(v))
-		return jsonin_value_bad(s, err, "no \"tasks\" array", NULL);
+		return jval_bad(s, err, "no \"tasks\" array", NULL);
 	cJSON_ArrayForEach(t, v) {
 		if (!set_task(s, t))
-			return jsonin_value_bad(s, err, "bad task", NULL);
+			return jval_bad(s, err, "bad task", NULL);
 	}
 	s->has_prescan = true;		/* the whole table is known before the first event */
 	return 0;
@@ -327,15 +327,15 @@ static int set_span(struct srep_session *s, const cJSON *v, struct srep_error *e
 	}
 	if (cJSON_IsNull(v))
 		return 0;
-	if (!jsonin_value_u64(cJSON_GetObjectItemCaseSensitive(v, "first"), &first) ||
-	    !jsonin_value_u64(cJSON_GetObjectItemCaseSensitive(v, "last"), &last) || !first || last < first)
-		return jsonin_value_bad(s, err, "bad \"time_span\": expected first and last timestamps", NULL);
+	if (!jval_u64(cJSON_GetObjectItemCaseSensitive(v, "first"), &first) ||
+	    !jval_u64(cJSON_GetObjectItemCaseSensitive(v, "last"), &last) || !first || last < first)
+		return jval_bad(s, err, "bad \"time_span\": expected first and last timestamps", NULL);
 	s->span_first = first;
 	s->span_last = last;
 	return 0;
 }
 
-int jsonin_header_read(struct srep_session *s, struct srep_error *err)
+int jhead_read(struct srep_session *s, struct srep_error *err)
 {
 	struct jsonin *j = s->jin;
 	const char *format;
@@ -344,7 +344,7 @@ int jsonin_header_read(struct srep_session *s, struct srep_error *err)
 	size_t len;
 	int ret;
 
-	ret = jsonin_value_parse_line(s, &root, &len, JSONIN_HEADER_MAX, err);
+	ret = jval_parse_line(s, &root, &len, JSONIN_HEADER_MAX, err);
 	if (ret)
 		return ret;
 	if (!root)
@@ -354,8 +354,8 @@ int jsonin_header_read(struct srep_session *s, struct srep_error *err)
 	j->arena_cap = j->arena ? len + 64 : 0;
 	format = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(root, "format"));
 	if (!format || strcmp(format, "schedrep-events"))
-		ret = jsonin_value_bad(s, err, "not schedrep JSON: no \"format\": \"schedrep-events\"", NULL);
-	else if (!jsonin_value_i64(cJSON_GetObjectItemCaseSensitive(root, "version"), &version) || version != 1)
+		ret = jval_bad(s, err, "not schedrep JSON: no \"format\": \"schedrep-events\"", NULL);
+	else if (!jval_i64(cJSON_GetObjectItemCaseSensitive(root, "version"), &version) || version != 1)
 		ret = diag_err(s, err, SREP_E_UNSUPPORTED, 0, -1,
 			       "schedrep JSON version %lld: this schedrep reads version 1",
 			       (long long)version);

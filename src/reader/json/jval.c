@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * jsonin_value.c - reading schedrep JSON: lines, with their cap, and the
+ * jval.c - reading schedrep JSON: lines, with their cap, and the
  * typed values of docs/json-format.md (integers as numbers or strings, byte
  * strings as text or hex). Every value is checked; nothing is trusted.
  */
@@ -13,7 +13,7 @@
 
 /* ---- errors ---- */
 
-int jsonin_value_bad(struct srep_session *s, struct srep_error *err, const char *fmt, const char *what)
+int jval_bad(struct srep_session *s, struct srep_error *err, const char *fmt, const char *what)
 {
 	struct jsonin *j = s->jin;
 
@@ -75,8 +75,8 @@ static bool blank(const char *p, size_t len)
 }
 
 /* the next non-blank line, parsed; *root NULL at the end of the input */
-int jsonin_value_parse_line(struct srep_session *s, cJSON **root, size_t *out_len, size_t max,
-		      struct srep_error *err)
+int jval_parse_line(struct srep_session *s, cJSON **root, size_t *out_len, size_t max,
+		    struct srep_error *err)
 {
 	const char *line = NULL;
 	size_t len = 0;
@@ -94,14 +94,14 @@ int jsonin_value_parse_line(struct srep_session *s, cJSON **root, size_t *out_le
 	if (!*root || !cJSON_IsObject(*root)) {
 		cJSON_Delete(*root);
 		*root = NULL;
-		return jsonin_value_bad(s, err, "not a JSON object", NULL);
+		return jval_bad(s, err, "not a JSON object", NULL);
 	}
 	return 0;
 }
 
 /* ---- values ---- */
 
-bool jsonin_value_u64(const cJSON *v, uint64_t *out)
+bool jval_u64(const cJSON *v, uint64_t *out)
 {
 	char *end;
 
@@ -123,7 +123,7 @@ bool jsonin_value_u64(const cJSON *v, uint64_t *out)
 	return !errno && !*end && end != v->valuestring;
 }
 
-bool jsonin_value_i64(const cJSON *v, int64_t *out)
+bool jval_i64(const cJSON *v, int64_t *out)
 {
 	char *end;
 
@@ -141,21 +141,21 @@ bool jsonin_value_i64(const cJSON *v, int64_t *out)
 	return !errno && !*end;
 }
 
-bool jsonin_value_i32(const cJSON *v, int32_t *out)
+bool jval_i32(const cJSON *v, int32_t *out)
 {
 	int64_t x;
 
-	if (!jsonin_value_i64(v, &x) || x < INT32_MIN || x > INT32_MAX)
+	if (!jval_i64(v, &x) || x < INT32_MIN || x > INT32_MAX)
 		return false;
 	*out = (int32_t)x;
 	return true;
 }
 
-bool jsonin_value_u32(const cJSON *v, uint32_t *out)
+bool jval_u32(const cJSON *v, uint32_t *out)
 {
 	uint64_t x;
 
-	if (!jsonin_value_u64(v, &x) || x > UINT32_MAX)
+	if (!jval_u64(v, &x) || x > UINT32_MAX)
 		return false;
 	*out = (uint32_t)x;
 	return true;
@@ -171,7 +171,7 @@ static int hexval(char c)
 }
 
 /* hex digits into 'out' (room for len / 2 bytes); false if not hex */
-bool jsonin_value_unhex(const char *hex, size_t len, uint8_t *out)
+bool jval_unhex(const char *hex, size_t len, uint8_t *out)
 {
 	size_t i;
 
@@ -188,7 +188,7 @@ bool jsonin_value_unhex(const char *hex, size_t len, uint8_t *out)
 }
 
 /* a byte string: a JSON string, or {"hex": "..."} decoded into the event arena */
-bool jsonin_value_bytes(struct jsonin *j, const cJSON *v, const char **out, size_t *len)
+bool jval_bytes(struct jsonin *j, const cJSON *v, const char **out, size_t *len)
 {
 	const char *hex;
 
@@ -200,7 +200,7 @@ bool jsonin_value_bytes(struct jsonin *j, const cJSON *v, const char **out, size
 	hex = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(v, "hex"));
 	/* the arena was sized for the whole line: half of these digits fit */
 	if (!cJSON_IsObject(v) || !hex || j->arena_len + strlen(hex) / 2 + 1 > j->arena_cap ||
-	    !jsonin_value_unhex(hex, strlen(hex), j->arena + j->arena_len))
+	    !jval_unhex(hex, strlen(hex), j->arena + j->arena_len))
 		return false;
 	*out = (const char *)j->arena + j->arena_len;
 	*len = strlen(hex) / 2;
@@ -210,11 +210,11 @@ bool jsonin_value_bytes(struct jsonin *j, const cJSON *v, const char **out, size
 }
 
 /* bytes that outlive the line's DOM: in the arena, NUL-terminated */
-bool jsonin_value_kept(struct jsonin *j, const cJSON *v, const char **out, size_t *len)
+bool jval_kept(struct jsonin *j, const cJSON *v, const char **out, size_t *len)
 {
 	const char *p;
 
-	if (!jsonin_value_bytes(j, v, &p, len))
+	if (!jval_bytes(j, v, &p, len))
 		return false;
 	if (p >= (const char *)j->arena && p < (const char *)j->arena + j->arena_cap) {
 		*out = p;	/* decoded from hex: there already */
@@ -230,26 +230,26 @@ bool jsonin_value_kept(struct jsonin *j, const cJSON *v, const char **out, size_
 }
 
 /* a C string (no NUL inside) that outlives the line's DOM */
-bool jsonin_value_cstr(struct jsonin *j, const cJSON *v, const char **out)
+bool jval_cstr(struct jsonin *j, const cJSON *v, const char **out)
 {
 	size_t len;
 
-	return jsonin_value_kept(j, v, out, &len) && !memchr(*out, '\0', len);
+	return jval_kept(j, v, out, &len) && !memchr(*out, '\0', len);
 }
 
-bool jsonin_value_comm(struct jsonin *j, const cJSON *v, char *out)
+bool jval_comm(struct jsonin *j, const cJSON *v, char *out)
 {
 	const char *p;
 	size_t len;
 
-	if (!jsonin_value_bytes(j, v, &p, &len) || len >= SREP_COMM_MAX || memchr(p, '\0', len))
+	if (!jval_bytes(j, v, &p, &len) || len >= SREP_COMM_MAX || memchr(p, '\0', len))
 		return false;
 	memcpy(out, p, len);
 	out[len] = '\0';
 	return true;
 }
 
-bool jsonin_value_enum(const cJSON *v, const char *const *names, int n, void *p)
+bool jval_enum(const cJSON *v, const char *const *names, int n, void *p)
 {
 	const char *name = cJSON_GetStringValue(v);
 	int i;

@@ -13,16 +13,15 @@ TOP=${SREP_TOP_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
 
 # FOLDER: the folders (besides its own) whose headers it may include, or
 # single headers; every layer includes the public ones as <schedrep/NAME.h>.
-# Symbols and analysis still reach into the reader's struct srep_session
-# (until they use its accessors).
+# Symbols and analysis see the reader only through the public accessors.
 rules() {
 	cat <<'EOF'
 src/include/schedrep:
 src/core:
 src/reader: src/core
 src/reader/json: src/reader src/core
-src/symbols: src/core src/reader
-src/analysis: src/core src/reader
+src/symbols: src/core
+src/analysis: src/core
 formats: 
 formats/criu: formats/exporter.h
 replay:

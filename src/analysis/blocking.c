@@ -141,7 +141,7 @@ static int entry_of(struct blocking_task *bt, uint32_t site, uint32_t *out)
 }
 
 int blocking_sleep_start(struct blocking_table *t, struct blocking_task *bt, const char *kernel,
-		    const char *user)
+			 const char *user)
 {
 	uint32_t site, e;
 	int ret;
@@ -201,8 +201,8 @@ static int by_time(const void *x, const void *y)
 	return c ? c : cmp_name(a->user, b->user);
 }
 
-size_t blocking_collect(const struct blocking_table *t, const struct blocking_task *const *tasks, size_t nr,
-		   struct srep_block_site *out, size_t max)
+size_t blocking_collect(const struct blocking_table *t, const struct blocking_task *const *tasks,
+			size_t nr, struct srep_block_site *out, size_t max)
 {
 	struct blocking_entry *all;
 	struct srep_block_site *sites;

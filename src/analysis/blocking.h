@@ -55,7 +55,7 @@ void blocking_task_free(struct blocking_task *bt);
  * Returns 0 or SREP_E_NOMEM.
  */
 int blocking_sleep_start(struct blocking_table *t, struct blocking_task *bt, const char *kernel,
-		    const char *user);
+			 const char *user);
 /* the sleep in progress (if any) lasted 'ns' */
 void blocking_sleep_end(struct blocking_task *bt, uint64_t ns);
 /* the sleep in progress (if any) is not one: the task was seen running again */
@@ -67,6 +67,6 @@ void blocking_sleep_drop(struct blocking_task *bt);
  * or (size_t)-1 when out of memory.
  */
 size_t blocking_collect(const struct blocking_table *t, const struct blocking_task *const *tasks, size_t nr,
-		   struct srep_block_site *out, size_t max);
+			struct srep_block_site *out, size_t max);
 
 #endif /* SREP_BLOCKING_H */

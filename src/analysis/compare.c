@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader.h"
+#include <schedrep/schedrep.h>
 
 #define NR_TASK_DIFFS 11
 #define NR_WORKLOAD_DIFFS 5

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader.h"
+#include <schedrep/schedrep.h>
 #include "hist.h"
 
 #define SUB (1u << HIST_SUB_BITS)

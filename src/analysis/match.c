@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader.h"
+#include <schedrep/schedrep.h>
 #include "grow.h"
 
 #define ROOT SIZE_MAX		/* parent of a task whose parent is not a candidate */
@@ -63,15 +63,17 @@ const char *srep_match_mode__name(enum srep_match_mode mode)
 
 static uint64_t start_of(const struct srep_task *t)
 {
-	return t->fork_time ? t->fork_time : t->first_seen;
+	return srep_task__fork_time(t) ? srep_task__fork_time(t) : srep_task__first_seen(t);
 }
 
 /* creation order: fork (or first sight), then the order the trace named them */
 static int cmp_created(const struct srep_task *x, const struct srep_task *y)
 {
+	size_t ix = srep_task__index(x), iy = srep_task__index(y);
+
 	if (start_of(x) != start_of(y))
 		return start_of(x) < start_of(y) ? -1 : 1;
-	return x->index < y->index ? -1 : x->index > y->index;
+	return ix < iy ? -1 : ix > iy;
 }
 
 static int cmp_comm_created(const void *a, const void *b)
@@ -95,23 +97,12 @@ static int cmp_tid(const void *a, const void *b)
 {
 	const struct cand *x = a, *y = b;
 
-	if (x->t->tid != y->t->tid)
-		return x->t->tid < y->t->tid ? -1 : 1;
+	if (srep_task__tid(x->t) != srep_task__tid(y->t))
+		return srep_task__tid(x->t) < srep_task__tid(y->t) ? -1 : 1;
 	return cmp_created(x->t, y->t);
 }
 
 /* ---- candidates ---- */
-
-static const struct srep_task *parent_task(const struct srep_session *s, const struct srep_task *t)
-{
-	const struct srep_task *p = NULL;
-
-	if (t->ptid >= 0 && t->ptid != t->tid)
-		p = srep_session__find_task(s, t->ptid);
-	if (!p && t->ppid >= 0 && t->ppid != t->tid)
-		p = srep_session__find_task(s, t->ppid);
-	return p && p->index != t->index ? p : NULL;
-}
 
 static int side_init(struct side *sd, const struct srep_session *s,
 		     const struct srep_selection *sel)
@@ -128,16 +119,16 @@ static int side_init(struct side *sd, const struct srep_session *s,
 		const struct srep_task *t = srep_session__task(s, i);
 
 		sd->pos[i] = SIZE_MAX;
-		if (t->tid == 0 || (sel && !srep_selection__has_task(sel, t)))
+		if (srep_task__tid(t) == 0 || (sel && !srep_selection__has_task(sel, t)))
 			continue;
 		sd->pos[i] = sd->nr;
 		sd->c[sd->nr++] = (struct cand){ .t = t, .parent = ROOT };
 	}
 	for (i = 0; i < sd->nr; i++) {
-		const struct srep_task *p = parent_task(s, sd->c[i].t);
+		const struct srep_task *p = srep_session__parent_task(s, sd->c[i].t);
 
-		if (p && sd->pos[p->index] != SIZE_MAX)
-			sd->c[i].parent = p->index;
+		if (p && sd->pos[srep_task__index(p)] != SIZE_MAX)
+			sd->c[i].parent = srep_task__index(p);
 	}
 	return 0;
 }
@@ -248,8 +239,8 @@ static int match_auto(struct srep_matching *mt)
 	ret = pair_by_comm(mt, ca, na, cb, nb);
 	/* the pairs found so far are the queue: each one pairs its children */
 	for (p = 0; !ret && p < mt->nr_pairs; p++) {
-		ca = children(a, a->list[mt->pairs[p].off[0]]->index, &na);
-		cb = children(b, b->list[mt->pairs[p].off[1]]->index, &nb);
+		ca = children(a, srep_task__index(a->list[mt->pairs[p].off[0]]), &na);
+		cb = children(b, srep_task__index(b->list[mt->pairs[p].off[1]]), &nb);
 		ret = pair_by_comm(mt, ca, na, cb, nb);
 	}
 	if (ret)
@@ -269,7 +260,7 @@ static int match_pid(struct srep_matching *mt)
 	qsort(a->c, a->nr, sizeof(*a->c), cmp_tid);
 	qsort(b->c, b->nr, sizeof(*b->c), cmp_tid);
 	while (i < a->nr && j < b->nr) {
-		int32_t x = a->c[i].t->tid, y = b->c[j].t->tid;
+		int32_t x = srep_task__tid(a->c[i].t), y = srep_task__tid(b->c[j].t);
 
 		if (x == y && (ret = pair_add(mt, &a->c[i], 1, &b->c[j], 1)))
 			return ret;

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader.h"
+#include <schedrep/schedrep.h>
 #include "hist.h"
 #include "blocking.h"
 
@@ -104,7 +104,7 @@ void srep_metrics__delete(struct srep_metrics *m)
 
 static const struct srep_task *task_of(const struct srep_metrics *m, int32_t tid)
 {
-	const struct srep_task *t = tid >= 0 ? task_find(&m->s->tasks, tid) : NULL;
+	const struct srep_task *t = tid >= 0 ? srep_session__current_task(m->s, tid) : NULL;
 
 	return t || tid < 0 ? t : srep_session__find_task(m->s, tid);
 }
@@ -267,18 +267,18 @@ static int switch_out(struct srep_metrics *m, struct cpu_acc *c, int32_t cpu,
 
 	if (!task)
 		return 0;
-	if (!idle && !(a = acc_at(m, task->index)))
+	if (!idle && !(a = acc_at(m, srep_task__index(task))))
 		return SREP_E_NOMEM;
 	/* first seen running: it ran here since the CPU's last switch (or the trace start) */
 	if (a && a->state == TS_RUNNING && a->cpu == cpu)
 		since = a->since;
-	else if (task->fork_time > since && task->fork_time <= t)
-		since = task->fork_time;
-	if (c->cur != (int64_t)task->index) {
+	else if (srep_task__fork_time(task) > since && srep_task__fork_time(task) <= t)
+		since = srep_task__fork_time(task);
+	if (c->cur != (int64_t)srep_task__index(task)) {
 		ret = cpu_close(m, c, since);
 		if (ret)
 			return ret;
-		c->cur = (int64_t)task->index;
+		c->cur = (int64_t)srep_task__index(task);
 		c->cur_idle = idle;
 	}
 	ret = cpu_close(m, c, t);
@@ -344,15 +344,15 @@ static int switch_in(struct srep_metrics *m, struct cpu_acc *c, int32_t cpu, int
 
 	if (!task)
 		return 0;
-	a = tid ? acc_at(m, task->index) : NULL;
+	a = tid ? acc_at(m, srep_task__index(task)) : NULL;
 	if (tid && !a)
 		return SREP_E_NOMEM;
 	if (a && a->state == TS_RUNNING && a->cpu == cpu)
 		return 0;	/* both halves of a CPU-wide SWITCH record */
-	if (c->cur != (int64_t)task->index)
+	if (c->cur != (int64_t)srep_task__index(task))
 		leave_cpu(m, c, cpu, t);
 	ret = cpu_close(m, c, t);
-	c->cur = (int64_t)task->index;
+	c->cur = (int64_t)srep_task__index(task);
 	c->cur_idle = tid == 0;
 	if (!a)
 		return ret;
@@ -394,7 +394,7 @@ static int on_wakeup(struct srep_metrics *m, int32_t tid, uint64_t t)
 
 	if (!task)
 		return 0;
-	a = acc_at(m, task->index);
+	a = acc_at(m, srep_task__index(task));
 	if (!a)
 		return SREP_E_NOMEM;
 	if (a->state == TS_RUNNING || a->state == TS_WAITING)
@@ -507,12 +507,12 @@ void srep_metrics__finish(struct srep_metrics *m)
 
 static uint64_t task_start(const struct srep_task *t)
 {
-	return t->fork_time ? t->fork_time : t->first_seen;
+	return srep_task__fork_time(t) ? srep_task__fork_time(t) : srep_task__first_seen(t);
 }
 
 static uint64_t task_end(const struct srep_task *t)
 {
-	return t->exit_time ? t->exit_time : t->last_seen;
+	return srep_task__exit_time(t) ? srep_task__exit_time(t) : srep_task__last_seen(t);
 }
 
 static void sum_acc(struct srep_task_metrics *o, const struct task_acc *a)
@@ -537,7 +537,8 @@ int srep_metrics__tasks(const struct srep_metrics *m, const struct srep_task *co
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < nr; i++) {
 		const struct srep_task *t = tasks[i];
-		const struct task_acc *a = t->index < m->nr_tasks ? &m->tasks[t->index] : NULL;
+		size_t idx = srep_task__index(t);
+		const struct task_acc *a = idx < m->nr_tasks ? &m->tasks[idx] : NULL;
 
 		if (!out->start || (task_start(t) && task_start(t) < out->start))
 			out->start = task_start(t);
@@ -550,8 +551,8 @@ int srep_metrics__tasks(const struct srep_metrics *m, const struct srep_task *co
 		if (!ret)
 			ret = nr == 1 ? 0 : hist_merge(&wait, &a->wait);
 	}
-	if (nr == 1 && tasks[0]->index < m->nr_tasks)
-		wait = m->tasks[tasks[0]->index].wait;	/* borrowed, not freed below */
+	if (nr == 1 && srep_task__index(tasks[0]) < m->nr_tasks)
+		wait = m->tasks[srep_task__index(tasks[0])].wait;	/* borrowed, not freed below */
 	out->wait_count = wait.count;
 	out->wait_max_ns = wait.max;
 	out->wait_p50_ns = hist_percentile(&wait, 50);
@@ -575,8 +576,8 @@ size_t srep_metrics__blocking(const struct srep_metrics *m, const struct srep_ta
 	if (!v)
 		return (size_t)-1;
 	for (i = 0; i < nr; i++) {
-		if (tasks[i]->index < m->nr_tasks)
-			v[n++] = &m->tasks[tasks[i]->index].blk;
+		if (srep_task__index(tasks[i]) < m->nr_tasks)
+			v[n++] = &m->tasks[srep_task__index(tasks[i])].blk;
 	}
 	ret = blocking_collect(&m->sites, v, n, out, max);
 	free(v);
@@ -643,7 +644,7 @@ int srep_metrics__timeline_bin(const struct srep_metrics *m, int32_t cpu, size_t
 /* kthreadd (pid 2) and its children */
 static bool kernel_thread(const struct srep_task *t)
 {
-	return t->pid == 2 || t->tid == 2 || t->ppid == 2;
+	return srep_task__pid(t) == 2 || srep_task__tid(t) == 2 || srep_task__ppid(t) == 2;
 }
 
 void srep_metrics__workload(const struct srep_metrics *m, const struct srep_selection *sel,
@@ -660,18 +661,18 @@ void srep_metrics__workload(const struct srep_metrics *m, const struct srep_sele
 		const struct srep_task *t = srep_session__task(m->s, i);
 		const struct task_acc *a = i < m->nr_tasks ? &m->tasks[i] : NULL;
 
-		if (t->tid == 0 || (sel && !srep_selection__has_task(sel, t)))
+		if (srep_task__tid(t) == 0 || (sel && !srep_selection__has_task(sel, t)))
 			continue;
 		out->nr_tasks++;
 		if (a) {
 			out->cpu_ns += a->cpu_ns;
 			out->switches += a->vol + a->invol;
 		}
-		if (!t->fork_time || kernel_thread(t))
+		if (!srep_task__fork_time(t) || kernel_thread(t))
 			continue;
 		/* perf forks the workload before it enables the events: start at the first event */
-		if (!out->start || t->fork_time < out->start)
-			out->start = t->fork_time > m->first ? t->fork_time : m->first;
+		if (!out->start || srep_task__fork_time(t) < out->start)
+			out->start = srep_task__fork_time(t) > m->first ? srep_task__fork_time(t) : m->first;
 		if (task_end(t) > out->end)
 			out->end = task_end(t);
 	}

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader.h"
+#include <schedrep/schedrep.h>
 
 enum sel_kind { SEL_PID, SEL_TID, SEL_COMM };
 
@@ -148,9 +148,9 @@ static bool spec_matches(const struct sel_spec *sp, const struct srep_task *t)
 {
 	switch (sp->kind) {
 	case SEL_PID:
-		return t->pid == sp->id || (t->pid < 0 && t->tid == sp->id);
+		return srep_task__pid(t) == sp->id || (srep_task__pid(t) < 0 && srep_task__tid(t) == sp->id);
 	case SEL_TID:
-		return t->tid == sp->id;
+		return srep_task__tid(t) == sp->id;
 	default:
 		return srep_task__matches_comm(t, sp->pattern);
 	}
@@ -167,18 +167,6 @@ static bool any_matches(const struct sel_spec *v, size_t n, const struct srep_ta
 	return false;
 }
 
-/* the task that created t: its parent thread, else its parent process */
-static const struct srep_task *parent_of(const struct srep_session *s, const struct srep_task *t)
-{
-	const struct srep_task *p = NULL;
-
-	if (t->ptid >= 0 && t->ptid != t->tid)
-		p = srep_session__find_task(s, t->ptid);
-	if (!p && t->ppid >= 0 && t->ppid != t->tid)
-		p = srep_session__find_task(s, t->ppid);
-	return p;
-}
-
 static void add_children(struct srep_selection *sel, const struct srep_session *s)
 {
 	bool changed = true;
@@ -191,7 +179,7 @@ static void add_children(struct srep_selection *sel, const struct srep_session *
 
 			if (sel->chosen[i])
 				continue;
-			p = parent_of(s, t);
+			p = srep_session__parent_task(s, t);
 			if (p && sel->chosen[srep_task__index(p)]) {
 				sel->chosen[i] = true;
 				changed = true;
@@ -231,7 +219,7 @@ int srep_selection__resolve(struct srep_selection *sel, const struct srep_sessio
 		if (sel->chosen[i] && any_matches(sel->exclude, sel->nr_exclude, t))
 			sel->chosen[i] = false;
 		if (sel->chosen[i])
-			sel->tids[sel->nr_tids++] = t->tid;
+			sel->tids[sel->nr_tids++] = srep_task__tid(t);
 	}
 	qsort(sel->tids, sel->nr_tids, sizeof(*sel->tids), cmp_tid);
 	return 0;

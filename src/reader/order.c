@@ -278,7 +278,7 @@ static void arena_release(struct order_queue *q, struct order_chunk *c)
 }
 
 int order_push(struct order_queue *q, uint64_t time, int32_t cpu, int32_t evsel,
-	    const uint8_t *data, uint32_t size, uint64_t file_off, bool *late)
+	       const uint8_t *data, uint32_t size, uint64_t file_off, bool *late)
 {
 	struct order_entry ent;
 	bool new_head;

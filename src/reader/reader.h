@@ -149,14 +149,6 @@ struct evsel {
 	enum tp_kind kind;
 };
 
-/* ---- build ids (BUILD_ID feature and HEADER_BUILD_ID records) ---- */
-struct srep_build_id {
-	int32_t pid;
-	uint16_t misc;
-	uint8_t size;
-	uint8_t id[20];
-	char *filename;
-};
 
 /* ---- input: windows over a file, or a buffered pipe ---- */
 struct srep_input {
@@ -252,7 +244,7 @@ void order_init(struct order_queue *q, size_t limit);
 void order_free(struct order_queue *q);
 /* copy a record in; returns 0 or SREP_E_NOMEM; *late when older than what was delivered */
 int order_push(struct order_queue *q, uint64_t time, int32_t cpu, int32_t evsel,
-	    const uint8_t *data, uint32_t size, uint64_t file_off, bool *late);
+	       const uint8_t *data, uint32_t size, uint64_t file_off, bool *late);
 /* the oldest entry if it may be delivered now; NULL otherwise */
 const struct order_entry *order_peek(struct order_queue *q);
 void order_pop(struct order_queue *q);
@@ -497,7 +489,7 @@ void feature_set_word_size(struct srep_session *s);
 int tp_ctx_new(struct tp_ctx **out, struct srep_error *err);
 void tp_ctx_free(struct tp_ctx *tp);
 int tp_blob_parse(struct srep_session *s, const uint8_t *data, size_t len,
-			  uint64_t off, struct srep_error *err);
+		  uint64_t off, struct srep_error *err);
 /* bind an evsel of type TRACEPOINT to its format; sets ev->tp, ev->kind, ev->name */
 void tp_bind(struct srep_session *s, struct evsel *ev);
 /* the neutral event from a tracepoint payload; false if it has no neutral form */

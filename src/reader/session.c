@@ -287,6 +287,44 @@ const struct srep_task *srep_session__find_task(const struct srep_session *s, in
 	return task_find(tasks_of(s), tid);
 }
 
+const struct srep_task *srep_session__parent_task(const struct srep_session *s,
+						  const struct srep_task *t)
+{
+	const struct srep_task *p = NULL;
+
+	if (t->ptid >= 0 && t->ptid != t->tid)
+		p = srep_session__find_task(s, t->ptid);
+	if (!p && t->ppid >= 0 && t->ppid != t->tid)
+		p = srep_session__find_task(s, t->ppid);
+	return p != t ? p : NULL;
+}
+
+const struct srep_task *srep_session__current_task(const struct srep_session *s, int32_t tid)
+{
+	return task_find(&s->tasks, tid);
+}
+
+const struct srep_open_opts *srep_session__open_opts(const struct srep_session *s)
+{
+	return &s->opts;
+}
+
+size_t srep_session__nr_build_ids(const struct srep_session *s)
+{
+	return s->nr_build_ids;
+}
+
+const struct srep_build_id *srep_session__build_id(const struct srep_session *s, size_t idx)
+{
+	return idx < s->nr_build_ids ? &s->build_ids[idx] : NULL;
+}
+
+const char *srep_session__tracing_kallsyms(const struct srep_session *s, size_t *len)
+{
+	*len = s->tracing_kallsyms_len;
+	return s->tracing_kallsyms_len ? s->tracing_kallsyms : NULL;
+}
+
 /* ---- tracepoint fields of an event ---- */
 
 int srep_event__nr_fields(const struct srep_event *ev)

@@ -302,7 +302,7 @@ static int blob_tail(struct blob *b, const char *version)
 }
 
 int tp_blob_parse(struct srep_session *s, const uint8_t *data, size_t len,
-			  uint64_t off, struct srep_error *err)
+		  uint64_t off, struct srep_error *err)
 {
 	struct blob b = { .s = s, .err = err, .tep = s->tp ? s->tp->tep : NULL,
 			  .rec_type = s->pipe ? PERF_RECORD_HEADER_TRACING_DATA : -1 };

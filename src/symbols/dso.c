@@ -61,9 +61,9 @@ static int no_elf(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_
 
 /* the unwinder needs .eh_frame only, which the binary itself has */
 static int no_debuginfo(Dwfl_Module *mod, void **userdata,
-					     const char *modname, Dwarf_Addr base,
-					     const char *file_name, const char *debuglink,
-					     GElf_Word crc, char **debug_name)
+			const char *modname, Dwarf_Addr base,
+			const char *file_name, const char *debuglink,
+			GElf_Word crc, char **debug_name)
 {
 	(void)mod; (void)userdata; (void)modname; (void)base; (void)file_name;
 	(void)debuglink; (void)crc; (void)debug_name;
@@ -182,7 +182,7 @@ static int report(struct dso *d, int fd, char *why, size_t why_size)
 }
 
 struct dso *dso_open(const char *path, elf_debug_finder finder, void *finder_arg,
-			     char *why, size_t why_size)
+		     char *why, size_t why_size)
 {
 	struct dso *d = calloc(1, sizeof(*d));
 	int fd;

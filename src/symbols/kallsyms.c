@@ -144,7 +144,7 @@ static int parse_text(struct kallsyms_table *t, size_t len, struct srep_error *e
 }
 
 int kallsyms_parse(struct kallsyms_table *t, const char *text, size_t len,
-		     struct srep_error *err)
+		   struct srep_error *err)
 {
 	memset(t, 0, sizeof(*t));
 	if (len > SYM_MAX_KALLSYMS)

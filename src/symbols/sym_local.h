@@ -7,7 +7,12 @@
 #ifndef SREP_SYM_LOCAL_H
 #define SREP_SYM_LOCAL_H
 
-#include "reader.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <schedrep/schedrep.h>
+#include "bytes.h"
 
 /* a kallsyms text file of a big distribution kernel is about 15 MB */
 #define SYM_MAX_KALLSYMS	(256u << 20)
@@ -53,7 +58,7 @@ struct kallsyms_table {
 
 /* parse 'len' bytes (need not end in NUL); keeps function and data symbols as perf does */
 int kallsyms_parse(struct kallsyms_table *t, const char *text, size_t len,
-		     struct srep_error *err);
+		   struct srep_error *err);
 int kallsyms_load(struct kallsyms_table *t, const char *path, struct srep_error *err);
 void kallsyms_free(struct kallsyms_table *t);
 
@@ -155,7 +160,7 @@ int dso_file_build_id(const char *path, uint8_t *id, size_t size);
  * the file lacks .symtab or when source lines are wanted.
  */
 struct dso *dso_open(const char *path, elf_debug_finder finder, void *finder_arg,
-			     char *why, size_t why_size);
+		     char *why, size_t why_size);
 void dso_free(struct dso *d);
 /* file offset of a mapped byte -> its ELF virtual address (via PT_LOAD) */
 bool dso_vaddr(const struct dso *d, uint64_t file_off, uint64_t *vaddr);

@@ -18,20 +18,22 @@
 #include "grow.h"
 
 #define KERNEL_NAME	"[kernel.kallsyms]"
+#define SAMPLE_STACK_USER (1ull << 13)	/* perf's PERF_SAMPLE_STACK_USER */
 #define PROT_EXEC_BIT	0x4
 
 void symbolizer_warn(struct srep_symbolizer *sy, const char *path, const char *fmt, ...)
 {
+	const struct srep_open_opts *o = srep_session__open_opts(sy->s);
 	struct srep_error w = { .code = SREP_E_SYMBOLS, .record_type = -1 };
 	va_list ap;
 
-	if (!sy->s->opts.diag)
+	if (!o->diag)
 		return;
 	snprintf(w.path, sizeof(w.path), "%s", path ? path : "");
 	va_start(ap, fmt);
 	vsnprintf(w.msg, sizeof(w.msg), fmt, ap);
 	va_end(ap);
-	sy->s->opts.diag(sy->s->opts.diag_arg, &w);
+	o->diag(o->diag_arg, &w);
 }
 
 /* ---- the module table ---- */
@@ -141,8 +143,8 @@ void symbolizer_trace_build_id(struct srep_symbolizer *sy, struct sym_dso *d)
 
 	if (d->build_id_len)
 		return;
-	for (i = 0; i < sy->s->nr_build_ids; i++) {
-		const struct srep_build_id *b = &sy->s->build_ids[i];
+	for (i = 0; i < srep_session__nr_build_ids(sy->s); i++) {
+		const struct srep_build_id *b = srep_session__build_id(sy->s, i);
 
 		if (b->filename && !strcmp(b->filename, d->name)) {
 			d->build_id_len = b->size <= SYM_MAX_BUILD_ID ? b->size : SYM_MAX_BUILD_ID;
@@ -239,8 +241,7 @@ int srep_symbolizer__observe(struct srep_symbolizer *sy, const struct srep_event
 
 	/* --call-graph dwarf: user registers and stack in every sample (resolve.c unwinds) */
 	if (ev->source != SREP_SRC_RECORD && ev->evsel >= 0 &&
-	    (size_t)ev->evsel < sy->s->nr_evsels &&
-	    (sy->s->evsels[ev->evsel].attr.sample_type & PERF_SAMPLE_STACK_USER))
+	    (srep_session__evsel_sample_type(sy->s, (size_t)ev->evsel) & SAMPLE_STACK_USER))
 		sy->stats.dwarf_stacks++;
 	switch (ev->kind) {
 	case SREP_EV_MMAP:

@@ -103,11 +103,11 @@ int symkernel_check(struct srep_symbolizer *sy, struct srep_error *err);
 void symkernel_load(struct srep_symbolizer *sy);
 /* --call-graph dwarf: the user frames unwound from the event's stack copy (unwind.c) */
 size_t unwind_user(struct srep_symbolizer *sy, const struct srep_event *ev,
-		       uint64_t *pcs, size_t max);
+		   uint64_t *pcs, size_t max);
 /* the process's mappings changed: its unwinder goes (pid -1: every one) */
 void unwind_forget(struct srep_symbolizer *sy, int32_t pid);
 /* perf -g on arm64: the caller of the first user frame, from the sampled LR; 0 none */
 uint64_t unwind_leaf_caller(struct srep_symbolizer *sy, const struct srep_event *ev,
-			 uint64_t first_user_ip);
+			    uint64_t first_user_ip);
 
 #endif /* SREP_SYMBOLIZER_H */

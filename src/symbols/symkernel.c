@@ -59,14 +59,15 @@ static void load_kallsyms(struct srep_symbolizer *sy)
 	struct sym_dso *k = sy->dsos[SYM_KERNEL_DSO];
 	struct srep_error err = { 0 };
 	char *cached = NULL;
+	const char *text;
+	size_t len;
 	int ret;
 
 	if (sy->kallsyms_path) {
 		ret = kallsyms_load(&sy->ksyms, sy->kallsyms_path, &err);
 		sy->kernel_source = sy->kallsyms_path;
-	} else if (sy->s->tracing_kallsyms_len) {
-		ret = kallsyms_parse(&sy->ksyms, sy->s->tracing_kallsyms,
-				       sy->s->tracing_kallsyms_len, &err);
+	} else if ((text = srep_session__tracing_kallsyms(sy->s, &len))) {
+		ret = kallsyms_parse(&sy->ksyms, text, len, &err);
 		sy->kernel_source = "the trace's tracing data";
 	} else {
 		cached = symfind_cached(&sy->find, KERNEL_NAME, k->build_id, k->build_id_len,

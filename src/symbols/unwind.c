@@ -105,15 +105,15 @@ static bool regs_of(const struct srep_symbolizer *sy, const struct srep_event *e
 				     ev->nr_user_regs };
 
 	memset(in, 0, sizeof(*in));
-	*machine = regs_machine(sy->s->meta.arch, ev->user_regs_abi);
+	*machine = regs_machine(srep_session__meta(sy->s)->arch, ev->user_regs_abi);
 	if (!ev->user_regs_abi || !regs_to_dwarf(*machine, &ri, &in->regs))
 		return false;
-	in->big_endian = sy->s->meta.big_endian;
+	in->big_endian = srep_session__meta(sy->s)->big_endian;
 	return true;
 }
 
 size_t unwind_user(struct srep_symbolizer *sy, const struct srep_event *ev,
-		       uint64_t *pcs, size_t max)
+		   uint64_t *pcs, size_t max)
 {
 	struct dso_unwinder *uw;
 	struct dso_unwind_in in;
@@ -131,7 +131,7 @@ size_t unwind_user(struct srep_symbolizer *sy, const struct srep_event *ev,
 }
 
 uint64_t unwind_leaf_caller(struct srep_symbolizer *sy, const struct srep_event *ev,
-			 uint64_t first_user_ip)
+			    uint64_t first_user_ip)
 {
 	struct dso_unwinder *uw;
 	struct dso_unwind_in in;

@@ -352,6 +352,32 @@ size_t srep_session__nr_tasks(const struct srep_session *s);
 const struct srep_task *srep_session__task(const struct srep_session *s, size_t idx);
 /* the newest task with this tid, NULL if none */
 const struct srep_task *srep_session__find_task(const struct srep_session *s, int32_t tid);
+/* the task that created @t: its parent thread, else its parent process; NULL unknown */
+const struct srep_task *srep_session__parent_task(const struct srep_session *s,
+						  const struct srep_task *t);
+/*
+ * The task that has @tid at the point the event stream has reached (the
+ * table as built so far, even after a prescan), NULL if none yet: what a
+ * streaming consumer attributes the current event to.
+ */
+const struct srep_task *srep_session__current_task(const struct srep_session *s, int32_t tid);
+
+/* ---- what the session was opened with, and the trace's file facts ---- */
+const struct srep_open_opts *srep_session__open_opts(const struct srep_session *s);
+
+/* a build id of a file the trace names (BUILD_ID feature, HEADER_BUILD_ID records) */
+struct srep_build_id {
+	int32_t pid;
+	uint16_t misc;
+	uint8_t size;			/* bytes of id used */
+	uint8_t id[20];
+	char *filename;			/* owned by the session */
+};
+
+size_t srep_session__nr_build_ids(const struct srep_session *s);
+const struct srep_build_id *srep_session__build_id(const struct srep_session *s, size_t idx);
+/* the kallsyms text old perf versions wrote into the tracing data, NULL if none */
+const char *srep_session__tracing_kallsyms(const struct srep_session *s, size_t *len);
 
 /* ---- statistics ---- */
 #define SREP_NR_RECORD_TYPES 128

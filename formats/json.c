@@ -36,6 +36,13 @@ struct jw {
 	struct frame_cache texts;	/* every frame's object, rendered once */
 	char *text;			/* one frame's object */
 	size_t text_cap;
+	/* the event union's members (schedrep/schema.h), kind by kind */
+	const struct srep_member *schema;
+	struct jw_key {
+		char text[32];		/* ,"key": */
+		uint8_t len;
+	} *keys;
+	size_t first_member[SREP_EV_MAX], nr_members[SREP_EV_MAX];
 };
 
 /* ---- values ---- */
@@ -294,129 +301,82 @@ static void put_comm(struct emit *e, const char comm[SREP_COMM_MAX])
 	put_bytes(e, comm, nul ? (size_t)(nul - comm) : SREP_COMM_MAX);
 }
 
-#define KC(e, k, v)	(KEY(e, k), put_comm(e, v))
 
-static void put_switch(struct emit *e, const struct srep_switch *sw)
+static void put_build_id(struct emit *e, const struct srep_mmap *m)
 {
-	char state[2] = { sw->prev_state, '\0' };
-
-	KEY1(e, "prev_pid");
-	put_int(e, sw->prev_pid);
-	KI(e, "prev_tid", sw->prev_tid);
-	KI(e, "next_pid", sw->next_pid);
-	KI(e, "next_tid", sw->next_tid);
-	KI(e, "prev_prio", sw->prev_prio);
-	KI(e, "next_prio", sw->next_prio);
-	KEY(e, "prev_state");
-	put_bytes(e, state, 1);
-	KC(e, "prev_comm", sw->prev_comm);
-	KC(e, "next_comm", sw->next_comm);
-}
-
-static void put_union(struct emit *e, const struct srep_event *ev)
-{
-	static const char *const wake_kinds[] = { "waking", "wakeup", "new" };
-	static const char *const stat_kinds[] = { "runtime", "sleep", "wait", "iowait", "blocked" };
-	const struct srep_mmap *m = &ev->u.mmap;
 	char hex[41];
 	int i;
 
-	switch (ev->kind) {
-	case SREP_EV_SWITCH:
-		put_switch(e, &ev->u.sw);
-		break;
-	case SREP_EV_WAKEUP:
-		KEY1(e, "type");
-		put_cstr(e, (unsigned)ev->u.wake.kind < 3 ? wake_kinds[ev->u.wake.kind] : "?");
-		KI(e, "pid", ev->u.wake.pid);
-		KI(e, "tid", ev->u.wake.tid);
-		KI(e, "prio", ev->u.wake.prio);
-		KI(e, "target_cpu", ev->u.wake.target_cpu);
-		KI(e, "success", ev->u.wake.success);
-		KC(e, "comm", ev->u.wake.comm);
-		break;
-	case SREP_EV_MIGRATE:
-		KEY1(e, "pid");
-		put_int(e, ev->u.migrate.pid);
-		KI(e, "tid", ev->u.migrate.tid);
-		KI(e, "prio", ev->u.migrate.prio);
-		KI(e, "orig_cpu", ev->u.migrate.orig_cpu);
-		KI(e, "dest_cpu", ev->u.migrate.dest_cpu);
-		KC(e, "comm", ev->u.migrate.comm);
-		break;
-	case SREP_EV_FORK:
-		KEY1(e, "parent_pid");
-		put_int(e, ev->u.fork.parent_pid);
-		KI(e, "parent_tid", ev->u.fork.parent_tid);
-		KI(e, "child_pid", ev->u.fork.child_pid);
-		KI(e, "child_tid", ev->u.fork.child_tid);
-		KC(e, "parent_comm", ev->u.fork.parent_comm);
-		KC(e, "child_comm", ev->u.fork.child_comm);
-		break;
-	case SREP_EV_EXEC:
-		KEY1(e, "pid");
-		put_int(e, ev->u.exec.pid);
-		KI(e, "tid", ev->u.exec.tid);
-		KI(e, "old_tid", ev->u.exec.old_tid);
-		KC(e, "comm", ev->u.exec.comm);
-		KS(e, "filename", ev->u.exec.filename);
-		break;
-	case SREP_EV_EXIT:
-	case SREP_EV_FREE:
-		KEY1(e, "pid");
-		put_int(e, ev->u.exit.pid);
-		KI(e, "tid", ev->u.exit.tid);
-		KI(e, "ppid", ev->u.exit.ppid);
-		KI(e, "ptid", ev->u.exit.ptid);
-		KI(e, "prio", ev->u.exit.prio);
-		KC(e, "comm", ev->u.exit.comm);
-		break;
-	case SREP_EV_COMM:
-		KEY1(e, "pid");
-		put_int(e, ev->u.comm.pid);
-		KI(e, "tid", ev->u.comm.tid);
-		KC(e, "comm", ev->u.comm.comm);
-		break;
-	case SREP_EV_STAT:
-		KEY1(e, "type");
-		put_cstr(e, (unsigned)ev->u.stat.kind < 5 ? stat_kinds[ev->u.stat.kind] : "?");
-		KI(e, "pid", ev->u.stat.pid);
-		KI(e, "tid", ev->u.stat.tid);
-		KU(e, "value", ev->u.stat.value);
-		KU(e, "vruntime", ev->u.stat.vruntime);
-		KC(e, "comm", ev->u.stat.comm);
-		break;
-	case SREP_EV_CPU_IDLE:
-	case SREP_EV_CPU_FREQ:
-		KEY1(e, "cpu");
-		put_int(e, ev->u.cpu_state.cpu);
-		KI(e, "state", ev->u.cpu_state.state);
-		break;
-	case SREP_EV_MMAP:
-		KEY1(e, "pid");
-		put_int(e, m->pid);
-		KI(e, "tid", m->tid);
-		KEY(e, "addr");
-		put_hex(e, m->addr);
-		KU(e, "len", m->len);
-		KU(e, "pgoff", m->pgoff);
-		KU(e, "prot", m->prot);
-		KU(e, "flags", m->flags);
-		for (i = 0; i < m->build_id_size && i < 20; i++)
-			snprintf(hex + 2 * i, 3, "%02x", m->build_id[i]);
-		hex[2 * i] = '\0';
-		KS(e, "build_id", hex);
-		KS(e, "filename", m->filename);
-		break;
-	case SREP_EV_LOST:
-		KEY1(e, "samples");
-		put_bool(e, ev->u.lost.samples);
-		KU(e, "id", ev->u.lost.id);
-		KU(e, "lost", ev->u.lost.lost);
-		break;
-	default:
-		break;
+	for (i = 0; i < m->build_id_size && i < 20; i++)
+		snprintf(hex + 2 * i, 3, "%02x", m->build_id[i]);
+	hex[2 * i] = '\0';
+	put_cstr(e, hex);
+}
+
+static void put_member(struct emit *e, const struct srep_event *ev, const struct srep_member *m)
+{
+	const void *p = (const char *)ev + m->offset;
+	int32_t i32;
+	int64_t i64;
+	uint32_t u32;
+	uint64_t u64;
+	const char *str;
+
+	switch (m->type) {
+	case SREP_MT_I32:	memcpy(&i32, p, 4); put_int(e, i32); break;
+	case SREP_MT_I64:	memcpy(&i64, p, 8); put_int(e, i64); break;
+	case SREP_MT_U32:	memcpy(&u32, p, 4); put_uint(e, u32); break;
+	case SREP_MT_U64:	memcpy(&u64, p, 8); put_uint(e, u64); break;
+	case SREP_MT_ADDR:	memcpy(&u64, p, 8); put_hex(e, u64); break;
+	case SREP_MT_COMM:	put_comm(e, p); break;
+	case SREP_MT_CSTR:	memcpy(&str, p, sizeof(str)); put_cstr(e, str); break;
+	case SREP_MT_STATE:	put_bytes(e, p, 1); break;
+	case SREP_MT_BOOL:	put_bool(e, *(const bool *)p); break;
+	case SREP_MT_WAKE:	put_cstr(e, srep_wakeup_kind_name(*(const enum srep_wakeup_kind *)p)); break;
+	case SREP_MT_STAT:	put_cstr(e, srep_stat_kind_name(*(const enum srep_stat_kind *)p)); break;
+	case SREP_MT_BUILD_ID:	put_build_id(e, p); break;
 	}
+}
+
+/* the union's members in schedrep/schema.h's order; ",\"key\":" made once per member */
+static void put_union(struct jw *w, const struct srep_event *ev)
+{
+	enum srep_event_kind kind = srep_event_kind__union(ev->kind);
+	size_t i, end;
+
+	if ((unsigned)kind >= SREP_EV_MAX)
+		return;
+	end = w->first_member[kind] + w->nr_members[kind];
+	for (i = w->first_member[kind]; i < end; i++) {
+		const struct jw_key *k = &w->keys[i];
+
+		if (i == w->first_member[kind])
+			emit_raw(&w->out, k->text + 1, k->len - 1u);
+		else
+			emit_raw(&w->out, k->text, k->len);
+		put_member(&w->out, ev, &w->schema[i]);
+	}
+}
+
+static int keys_init(struct jw *w)
+{
+	size_t i, nr;
+
+	w->schema = srep_event_schema(&nr);
+	w->keys = calloc(nr, sizeof(*w->keys));
+	if (!w->keys)
+		return -1;
+	for (i = nr; i-- > 0;) {
+		const struct srep_member *m = &w->schema[i];
+
+		w->keys[i].len = (uint8_t)snprintf(w->keys[i].text, sizeof(w->keys[i].text),
+						   ",\"%s\":", m->key);
+		if ((unsigned)m->kind < SREP_EV_MAX) {
+			w->first_member[m->kind] = i;
+			w->nr_members[m->kind]++;
+		}
+	}
+	return 0;
 }
 
 static void put_field(struct emit *e, const struct srep_field *f)
@@ -646,7 +606,7 @@ static int jw_event(void *state, const struct srep_event *ev, struct srep_error 
 		return SREP_E_NOMEM;
 	if (ev->kind != SREP_EV_SAMPLE) {
 		emit_lit(e, ",\"u\":{");
-		put_union(e, ev);
+		put_union(w, ev);
 		emit_char(e, '}');
 	}
 	if (n > 0)
@@ -663,7 +623,7 @@ static int jw_begin(void **state, const struct srep_export_ctx *ctx, struct srep
 	struct jw *w = calloc(1, sizeof(*w));
 
 	*state = w;
-	if (!w || emit_init(&w->out, ctx->out))
+	if (!w || emit_init(&w->out, ctx->out) || keys_init(w))
 		return srep_error__set(err, SREP_E_NOMEM, "no memory for the JSON writer");
 	w->ctx = ctx;
 	put_header(w);
@@ -746,6 +706,7 @@ static void jw_destroy(void *state)
 	emit_free(&w->out);
 	free(w->frames);
 	free(w->text);
+	free(w->keys);
 	fc_free(&w->texts);
 	free(w);
 }

@@ -444,45 +444,55 @@ void tu_wait_feeder(int pid)
 /* ---- events ---- */
 
 /* the union member an event of this kind uses, in bytes */
-static size_t member_size(enum srep_event_kind kind)
+/* bytes of a member of the union (schedrep/schema.h) */
+static size_t member_bytes(const struct srep_member *m)
 {
-	const struct srep_event *e = NULL;
-
-	switch (kind) {
-	case SREP_EV_SWITCH:	return sizeof(e->u.sw);
-	case SREP_EV_WAKEUP:	return sizeof(e->u.wake);
-	case SREP_EV_MIGRATE:	return sizeof(e->u.migrate);
-	case SREP_EV_FORK:	return sizeof(e->u.fork);
-	case SREP_EV_EXEC:	return sizeof(e->u.exec);
-	case SREP_EV_EXIT:
-	case SREP_EV_FREE:	return sizeof(e->u.exit);
-	case SREP_EV_COMM:	return sizeof(e->u.comm);
-	case SREP_EV_STAT:	return sizeof(e->u.stat);
-	case SREP_EV_CPU_IDLE:
-	case SREP_EV_CPU_FREQ:	return sizeof(e->u.cpu_state);
-	case SREP_EV_MMAP:	return sizeof(e->u.mmap);
-	case SREP_EV_LOST:	return sizeof(e->u.lost);
-	default:		return 0;
+	switch (m->type) {
+	case SREP_MT_I32:
+	case SREP_MT_U32:	return 4;
+	case SREP_MT_I64:
+	case SREP_MT_U64:
+	case SREP_MT_ADDR:	return 8;
+	case SREP_MT_COMM:	return SREP_COMM_MAX;
+	case SREP_MT_STATE:	return 1;
+	case SREP_MT_BOOL:	return sizeof(bool);
+	case SREP_MT_WAKE:	return sizeof(enum srep_wakeup_kind);
+	case SREP_MT_STAT:	return sizeof(enum srep_stat_kind);
+	case SREP_MT_BUILD_ID:	/* two members: copied apart */
+	case SREP_MT_CSTR:	return 0;	/* borrowed: dies with the next event */
 	}
+	return 0;
 }
 
 /*
- * The common fields and the event's own union member; the rest of the
+ * The common fields and the event's own union members; the rest of the
  * union is unspecified (left from earlier events) and stays zero here.
  * Borrowed pointers die with the next event: they are cleared.
  */
 static void copy_event(struct srep_event *c, const struct srep_event *ev)
 {
+	enum srep_event_kind kind = srep_event_kind__union(ev->kind);
+	const struct srep_member *schema;
+	size_t i, nr;
+
 	memset(c, 0, sizeof(*c));
 	memcpy(c, ev, offsetof(struct srep_event, u));
-	memcpy(&c->u, &ev->u, member_size(ev->kind));
+	schema = srep_event_schema(&nr);
+	for (i = 0; i < nr; i++) {
+		const struct srep_member *m = &schema[i];
+
+		if (m->kind != kind)
+			continue;
+		if (m->type == SREP_MT_BUILD_ID) {
+			c->u.mmap.build_id_size = ev->u.mmap.build_id_size;
+			memcpy(c->u.mmap.build_id, ev->u.mmap.build_id, sizeof(c->u.mmap.build_id));
+		} else {
+			memcpy((char *)c + m->offset, (const char *)ev + m->offset, member_bytes(m));
+		}
+	}
 	c->callchain = NULL;
 	c->user_regs = NULL;
 	c->user_stack = NULL;
-	if (c->kind == SREP_EV_EXEC)
-		c->u.exec.filename = NULL;
-	if (c->kind == SREP_EV_MMAP)
-		c->u.mmap.filename = NULL;
 }
 
 int tu_collect(struct srep_session *s, struct tu_events *out, struct srep_error *err)
@@ -532,87 +542,19 @@ const struct srep_event *tu_find(const struct tu_events *ev, enum srep_event_kin
 	return NULL;
 }
 
-#define SAME(f) (x->f == y->f)
-#define SAME_STR(f) (strncmp(x->f, y->f, sizeof(x->f)) == 0)
-
-/* the fields of the event's own union member; strings compared as strings */
+/* the members of the event's own union kind (schedrep/schema.h) */
 static bool same_member(const struct srep_event *a, const struct srep_event *b)
 {
-	switch (a->kind) {
-	case SREP_EV_SWITCH: {
-		const struct srep_switch *x = &a->u.sw, *y = &b->u.sw;
+	enum srep_event_kind kind = srep_event_kind__union(a->kind);
+	const struct srep_member *schema;
+	size_t i, nr;
 
-		return SAME(prev_pid) && SAME(prev_tid) && SAME(next_pid) && SAME(next_tid) &&
-		       SAME(prev_prio) && SAME(next_prio) && SAME(prev_state) &&
-		       SAME_STR(prev_comm) && SAME_STR(next_comm);
-	}
-	case SREP_EV_WAKEUP: {
-		const struct srep_wakeup *x = &a->u.wake, *y = &b->u.wake;
-
-		return SAME(kind) && SAME(pid) && SAME(tid) && SAME(prio) && SAME(target_cpu) &&
-		       SAME(success) && SAME_STR(comm);
-	}
-	case SREP_EV_MIGRATE: {
-		const struct srep_migrate *x = &a->u.migrate, *y = &b->u.migrate;
-
-		return SAME(pid) && SAME(tid) && SAME(prio) && SAME(orig_cpu) && SAME(dest_cpu) &&
-		       SAME_STR(comm);
-	}
-	case SREP_EV_FORK: {
-		const struct srep_fork *x = &a->u.fork, *y = &b->u.fork;
-
-		return SAME(parent_pid) && SAME(parent_tid) && SAME(child_pid) && SAME(child_tid) &&
-		       SAME_STR(parent_comm) && SAME_STR(child_comm);
-	}
-	case SREP_EV_EXEC: {
-		const struct srep_exec *x = &a->u.exec, *y = &b->u.exec;
-
-		return SAME(pid) && SAME(tid) && SAME(old_tid) && SAME_STR(comm);
-	}
-	case SREP_EV_EXIT:
-	case SREP_EV_FREE: {
-		const struct srep_exit *x = &a->u.exit, *y = &b->u.exit;
-
-		return SAME(pid) && SAME(tid) && SAME(ppid) && SAME(ptid) && SAME(prio) &&
-		       SAME_STR(comm);
-	}
-	case SREP_EV_COMM: {
-		const struct srep_comm *x = &a->u.comm, *y = &b->u.comm;
-
-		return SAME(pid) && SAME(tid) && SAME_STR(comm);
-	}
-	case SREP_EV_STAT: {
-		const struct srep_stat *x = &a->u.stat, *y = &b->u.stat;
-
-		return SAME(kind) && SAME(pid) && SAME(tid) && SAME(value) && SAME(vruntime) &&
-		       SAME_STR(comm);
-	}
-	case SREP_EV_CPU_IDLE:
-	case SREP_EV_CPU_FREQ: {
-		const struct srep_cpu_state *x = &a->u.cpu_state, *y = &b->u.cpu_state;
-
-		return SAME(cpu) && SAME(state);
-	}
-	case SREP_EV_MMAP: {
-		const struct srep_mmap *x = &a->u.mmap, *y = &b->u.mmap;
-
-		return SAME(pid) && SAME(tid) && SAME(addr) && SAME(len) && SAME(pgoff) &&
-		       SAME(prot) && SAME(flags) && SAME(build_id_size) &&
-		       memcmp(x->build_id, y->build_id, x->build_id_size <= 20 ?
-			      x->build_id_size : 20) == 0;
-	}
-	case SREP_EV_LOST: {
-		const struct srep_lost *x = &a->u.lost, *y = &b->u.lost;
-
-		return SAME(samples) && SAME(id) && SAME(lost);
-	}
-	default:
-		return true;
-	}
+	schema = srep_event_schema(&nr);
+	for (i = 0; i < nr; i++)
+		if (schema[i].kind == kind && !srep_member__equal(&schema[i], a, b))
+			return false;
+	return true;
 }
-
-#undef SAME
-#undef SAME_STR
 
 bool tu_events_same(const struct tu_events *a, const struct tu_events *b, char *why,
 		    size_t size)

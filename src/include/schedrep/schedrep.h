@@ -22,5 +22,6 @@
 #include <schedrep/select.h>
 #include <schedrep/analysis.h>
 #include <schedrep/symbols.h>
+#include <schedrep/schema.h>
 
 #endif /* SCHEDREP_H */

@@ -17,89 +17,6 @@
 
 /* ---- the event union: one row per key ---- */
 
-enum utype { U_I32, U_I64, U_U32, U_U64, U_COMM, U_CSTR, U_STATE, U_BOOL, U_WAKE, U_STAT,
-	     U_BUILD_ID };
-
-struct ukey {
-	enum srep_event_kind kind;
-	const char *key;
-	enum utype type;
-	size_t off;			/* in struct srep_event */
-};
-
-#define UK(k, key, type, member) { k, key, type, offsetof(struct srep_event, u.member) }
-
-static const struct ukey ukeys[] = {
-	UK(SREP_EV_SWITCH, "prev_pid", U_I32, sw.prev_pid),
-	UK(SREP_EV_SWITCH, "prev_tid", U_I32, sw.prev_tid),
-	UK(SREP_EV_SWITCH, "next_pid", U_I32, sw.next_pid),
-	UK(SREP_EV_SWITCH, "next_tid", U_I32, sw.next_tid),
-	UK(SREP_EV_SWITCH, "prev_prio", U_I32, sw.prev_prio),
-	UK(SREP_EV_SWITCH, "next_prio", U_I32, sw.next_prio),
-	UK(SREP_EV_SWITCH, "prev_state", U_STATE, sw.prev_state),
-	UK(SREP_EV_SWITCH, "prev_comm", U_COMM, sw.prev_comm),
-	UK(SREP_EV_SWITCH, "next_comm", U_COMM, sw.next_comm),
-	UK(SREP_EV_WAKEUP, "type", U_WAKE, wake.kind),
-	UK(SREP_EV_WAKEUP, "pid", U_I32, wake.pid),
-	UK(SREP_EV_WAKEUP, "tid", U_I32, wake.tid),
-	UK(SREP_EV_WAKEUP, "prio", U_I32, wake.prio),
-	UK(SREP_EV_WAKEUP, "target_cpu", U_I32, wake.target_cpu),
-	UK(SREP_EV_WAKEUP, "success", U_I32, wake.success),
-	UK(SREP_EV_WAKEUP, "comm", U_COMM, wake.comm),
-	UK(SREP_EV_MIGRATE, "pid", U_I32, migrate.pid),
-	UK(SREP_EV_MIGRATE, "tid", U_I32, migrate.tid),
-	UK(SREP_EV_MIGRATE, "prio", U_I32, migrate.prio),
-	UK(SREP_EV_MIGRATE, "orig_cpu", U_I32, migrate.orig_cpu),
-	UK(SREP_EV_MIGRATE, "dest_cpu", U_I32, migrate.dest_cpu),
-	UK(SREP_EV_MIGRATE, "comm", U_COMM, migrate.comm),
-	UK(SREP_EV_FORK, "parent_pid", U_I32, fork.parent_pid),
-	UK(SREP_EV_FORK, "parent_tid", U_I32, fork.parent_tid),
-	UK(SREP_EV_FORK, "child_pid", U_I32, fork.child_pid),
-	UK(SREP_EV_FORK, "child_tid", U_I32, fork.child_tid),
-	UK(SREP_EV_FORK, "parent_comm", U_COMM, fork.parent_comm),
-	UK(SREP_EV_FORK, "child_comm", U_COMM, fork.child_comm),
-	UK(SREP_EV_EXEC, "pid", U_I32, exec.pid),
-	UK(SREP_EV_EXEC, "tid", U_I32, exec.tid),
-	UK(SREP_EV_EXEC, "old_tid", U_I32, exec.old_tid),
-	UK(SREP_EV_EXEC, "comm", U_COMM, exec.comm),
-	UK(SREP_EV_EXEC, "filename", U_CSTR, exec.filename),
-	UK(SREP_EV_EXIT, "pid", U_I32, exit.pid),
-	UK(SREP_EV_EXIT, "tid", U_I32, exit.tid),
-	UK(SREP_EV_EXIT, "ppid", U_I32, exit.ppid),
-	UK(SREP_EV_EXIT, "ptid", U_I32, exit.ptid),
-	UK(SREP_EV_EXIT, "prio", U_I32, exit.prio),
-	UK(SREP_EV_EXIT, "comm", U_COMM, exit.comm),
-	UK(SREP_EV_COMM, "pid", U_I32, comm.pid),
-	UK(SREP_EV_COMM, "tid", U_I32, comm.tid),
-	UK(SREP_EV_COMM, "comm", U_COMM, comm.comm),
-	UK(SREP_EV_STAT, "type", U_STAT, stat.kind),
-	UK(SREP_EV_STAT, "pid", U_I32, stat.pid),
-	UK(SREP_EV_STAT, "tid", U_I32, stat.tid),
-	UK(SREP_EV_STAT, "value", U_U64, stat.value),
-	UK(SREP_EV_STAT, "vruntime", U_U64, stat.vruntime),
-	UK(SREP_EV_STAT, "comm", U_COMM, stat.comm),
-	UK(SREP_EV_CPU_IDLE, "cpu", U_I32, cpu_state.cpu),
-	UK(SREP_EV_CPU_IDLE, "state", U_I64, cpu_state.state),
-	UK(SREP_EV_MMAP, "pid", U_I32, mmap.pid),
-	UK(SREP_EV_MMAP, "tid", U_I32, mmap.tid),
-	UK(SREP_EV_MMAP, "addr", U_U64, mmap.addr),
-	UK(SREP_EV_MMAP, "len", U_U64, mmap.len),
-	UK(SREP_EV_MMAP, "pgoff", U_U64, mmap.pgoff),
-	UK(SREP_EV_MMAP, "prot", U_U32, mmap.prot),
-	UK(SREP_EV_MMAP, "flags", U_U32, mmap.flags),
-	UK(SREP_EV_MMAP, "build_id", U_BUILD_ID, mmap),
-	UK(SREP_EV_MMAP, "filename", U_CSTR, mmap.filename),
-	UK(SREP_EV_LOST, "samples", U_BOOL, lost.samples),
-	UK(SREP_EV_LOST, "id", U_U64, lost.id),
-	UK(SREP_EV_LOST, "lost", U_U64, lost.lost),
-};
-
-/* EXIT and FREE, CPU_IDLE and CPU_FREQ share their members */
-static enum srep_event_kind ukind(enum srep_event_kind k)
-{
-	return k == SREP_EV_FREE ? SREP_EV_EXIT : k == SREP_EV_CPU_FREQ ? SREP_EV_CPU_IDLE : k;
-}
-
 static bool set_build_id(struct jsonin *j, const cJSON *v, struct srep_mmap *m)
 {
 	const char *p;
@@ -111,60 +28,65 @@ static bool set_build_id(struct jsonin *j, const cJSON *v, struct srep_mmap *m)
 	return true;
 }
 
-static bool set_ukey(struct jsonin *j, struct srep_event *ev, const struct ukey *k, const cJSON *v)
+static bool set_member(struct jsonin *j, struct srep_event *ev, const struct srep_member *m,
+		       const cJSON *v)
 {
-	static const char *const wake[] = { "waking", "wakeup", "new" };
-	static const char *const stat[] = { "runtime", "sleep", "wait", "iowait", "blocked" };
-	void *p = (char *)ev + k->off;
+	void *p = (char *)ev + m->offset;
 	const char *str;
 	size_t len;
 
-	switch (k->type) {
-	case U_I32:	return jval_i32(v, p);
-	case U_I64:	return jval_i64(v, p);
-	case U_U32:	return jval_u32(v, p);
-	case U_U64:	return jval_u64(v, p);
-	case U_COMM:	return jval_comm(j, v, p);
-	case U_CSTR:	return jval_cstr(j, v, p);
-	case U_BOOL:	return cJSON_IsBool(v) && ((*(bool *)p = cJSON_IsTrue(v)), true);
-	case U_WAKE:	return jval_enum(v, wake, 3, p);
-	case U_STAT:	return jval_enum(v, stat, 5, p);
-	case U_BUILD_ID: return set_build_id(j, v, p);
-	default:	/* U_STATE: one byte */
+	switch (m->type) {
+	case SREP_MT_I32:	return jval_i32(v, p);
+	case SREP_MT_I64:	return jval_i64(v, p);
+	case SREP_MT_U32:	return jval_u32(v, p);
+	case SREP_MT_U64:
+	case SREP_MT_ADDR:	return jval_u64(v, p);
+	case SREP_MT_COMM:	return jval_comm(j, v, p);
+	case SREP_MT_CSTR:	return jval_cstr(j, v, p);
+	case SREP_MT_BOOL:	return cJSON_IsBool(v) && ((*(bool *)p = cJSON_IsTrue(v)), true);
+	case SREP_MT_WAKE:	return srep_wakeup_kind__parse(cJSON_GetStringValue(v), p);
+	case SREP_MT_STAT:	return srep_stat_kind__parse(cJSON_GetStringValue(v), p);
+	case SREP_MT_BUILD_ID:	return set_build_id(j, v, p);
+	case SREP_MT_STATE:	/* one byte */
 		if (!jval_bytes(j, v, &str, &len) || len != 1)
 			return false;
 		*(char *)p = str[0];
 		return true;
 	}
+	return false;
 }
 
-/* every member of the kind's union, each once */
+/* every member of the kind's union (schedrep/schema.h), each once */
 static int set_union(struct srep_session *s, struct srep_event *ev, const cJSON *u,
 		     struct srep_error *err)
 {
-	enum srep_event_kind kind = ukind(ev->kind);
-	size_t i, want = 0, seen = 0;
+	enum srep_event_kind kind = srep_event_kind__union(ev->kind);
+	size_t i, nr, want = 0, seen = 0;
+	const struct srep_member *schema = srep_event_schema(&nr);
 	const cJSON *v;
 
 	memset(&ev->u, 0, sizeof(ev->u));
-	for (i = 0; i < sizeof(ukeys) / sizeof(ukeys[0]); i++)
-		want += ukeys[i].kind == kind;
+	for (i = 0; i < nr; i++)
+		want += schema[i].kind == kind;
 	if (!want)
-		return u ? jval_bad(s, err, "\"u\" given for an event of kind ", srep_event_kind_name(ev->kind)) : 0;
+		return u ? jval_bad(s, err, "\"u\" given for an event of kind ",
+				    srep_event_kind_name(ev->kind)) : 0;
 	if (!cJSON_IsObject(u))
-		return jval_bad(s, err, "no \"u\" object for an event of kind ", srep_event_kind_name(ev->kind));
+		return jval_bad(s, err, "no \"u\" object for an event of kind ",
+				srep_event_kind_name(ev->kind));
 	cJSON_ArrayForEach(v, u) {
-		for (i = 0; i < sizeof(ukeys) / sizeof(ukeys[0]); i++) {
-			if (ukeys[i].kind == kind && !strcmp(ukeys[i].key, v->string))
+		for (i = 0; i < nr; i++) {
+			if (schema[i].kind == kind && !strcmp(schema[i].key, v->string))
 				break;
 		}
-		if (i == sizeof(ukeys) / sizeof(ukeys[0]))
+		if (i == nr)
 			continue;	/* a key this version does not know */
-		if (!set_ukey(s->jin, ev, &ukeys[i], v))
+		if (!set_member(s->jin, ev, &schema[i], v))
 			return jval_bad(s, err, "bad value for \"u\".", v->string);
 		seen++;
 	}
-	return seen == want ? 0 : jval_bad(s, err, "\"u\" lacks members of its kind or repeats one", NULL);
+	return seen == want ? 0 : jval_bad(s, err, "\"u\" lacks members of its kind or repeats one",
+					   NULL);
 }
 
 /* ---- tracepoint fields ---- */

@@ -23,101 +23,18 @@
 				      "%s: %s: '%s' != '%s'", ctx, what, (a) ? (a) : "(null)", \
 				      (b) ? (b) : "(null)")
 
+/* every member of the event's union kind, through schedrep/schema.h */
 static void same_union(const char *ctx, const struct srep_event *a, const struct srep_event *b)
 {
-	const struct srep_mmap *m = &a->u.mmap, *n = &b->u.mmap;
+	enum srep_event_kind kind = srep_event_kind__union(a->kind);
+	const struct srep_member *schema;
+	size_t i, nr;
 
-	switch (a->kind) {
-	case SREP_EV_SWITCH:
-		SAME_INT(a->u.sw.prev_pid, b->u.sw.prev_pid, "prev_pid");
-		SAME_INT(a->u.sw.prev_tid, b->u.sw.prev_tid, "prev_tid");
-		SAME_INT(a->u.sw.next_pid, b->u.sw.next_pid, "next_pid");
-		SAME_INT(a->u.sw.next_tid, b->u.sw.next_tid, "next_tid");
-		SAME_INT(a->u.sw.prev_prio, b->u.sw.prev_prio, "prev_prio");
-		SAME_INT(a->u.sw.next_prio, b->u.sw.next_prio, "next_prio");
-		SAME_INT(a->u.sw.prev_state, b->u.sw.prev_state, "prev_state");
-		SAME_STR(a->u.sw.prev_comm, b->u.sw.prev_comm, "prev_comm");
-		SAME_STR(a->u.sw.next_comm, b->u.sw.next_comm, "next_comm");
-		break;
-	case SREP_EV_WAKEUP:
-		SAME_INT(a->u.wake.kind, b->u.wake.kind, "wake kind");
-		SAME_INT(a->u.wake.pid, b->u.wake.pid, "wake pid");
-		SAME_INT(a->u.wake.tid, b->u.wake.tid, "wake tid");
-		SAME_INT(a->u.wake.prio, b->u.wake.prio, "wake prio");
-		SAME_INT(a->u.wake.target_cpu, b->u.wake.target_cpu, "target_cpu");
-		SAME_INT(a->u.wake.success, b->u.wake.success, "success");
-		SAME_STR(a->u.wake.comm, b->u.wake.comm, "wake comm");
-		break;
-	case SREP_EV_MIGRATE:
-		SAME_INT(a->u.migrate.pid, b->u.migrate.pid, "migrate pid");
-		SAME_INT(a->u.migrate.tid, b->u.migrate.tid, "migrate tid");
-		SAME_INT(a->u.migrate.prio, b->u.migrate.prio, "migrate prio");
-		SAME_INT(a->u.migrate.orig_cpu, b->u.migrate.orig_cpu, "orig_cpu");
-		SAME_INT(a->u.migrate.dest_cpu, b->u.migrate.dest_cpu, "dest_cpu");
-		SAME_STR(a->u.migrate.comm, b->u.migrate.comm, "migrate comm");
-		break;
-	case SREP_EV_FORK:
-		SAME_INT(a->u.fork.parent_pid, b->u.fork.parent_pid, "parent_pid");
-		SAME_INT(a->u.fork.parent_tid, b->u.fork.parent_tid, "parent_tid");
-		SAME_INT(a->u.fork.child_pid, b->u.fork.child_pid, "child_pid");
-		SAME_INT(a->u.fork.child_tid, b->u.fork.child_tid, "child_tid");
-		SAME_STR(a->u.fork.parent_comm, b->u.fork.parent_comm, "parent_comm");
-		SAME_STR(a->u.fork.child_comm, b->u.fork.child_comm, "child_comm");
-		break;
-	case SREP_EV_EXEC:
-		SAME_INT(a->u.exec.pid, b->u.exec.pid, "exec pid");
-		SAME_INT(a->u.exec.tid, b->u.exec.tid, "exec tid");
-		SAME_INT(a->u.exec.old_tid, b->u.exec.old_tid, "old_tid");
-		SAME_STR(a->u.exec.comm, b->u.exec.comm, "exec comm");
-		SAME_STR(a->u.exec.filename, b->u.exec.filename, "filename");
-		break;
-	case SREP_EV_EXIT:
-	case SREP_EV_FREE:
-		SAME_INT(a->u.exit.pid, b->u.exit.pid, "exit pid");
-		SAME_INT(a->u.exit.tid, b->u.exit.tid, "exit tid");
-		SAME_INT(a->u.exit.ppid, b->u.exit.ppid, "exit ppid");
-		SAME_INT(a->u.exit.ptid, b->u.exit.ptid, "exit ptid");
-		SAME_INT(a->u.exit.prio, b->u.exit.prio, "exit prio");
-		SAME_STR(a->u.exit.comm, b->u.exit.comm, "exit comm");
-		break;
-	case SREP_EV_COMM:
-		SAME_INT(a->u.comm.pid, b->u.comm.pid, "comm pid");
-		SAME_INT(a->u.comm.tid, b->u.comm.tid, "comm tid");
-		SAME_STR(a->u.comm.comm, b->u.comm.comm, "comm");
-		break;
-	case SREP_EV_STAT:
-		SAME_INT(a->u.stat.kind, b->u.stat.kind, "stat kind");
-		SAME_INT(a->u.stat.pid, b->u.stat.pid, "stat pid");
-		SAME_INT(a->u.stat.tid, b->u.stat.tid, "stat tid");
-		SAME_INT(a->u.stat.value, b->u.stat.value, "stat value");
-		SAME_INT(a->u.stat.vruntime, b->u.stat.vruntime, "vruntime");
-		SAME_STR(a->u.stat.comm, b->u.stat.comm, "stat comm");
-		break;
-	case SREP_EV_CPU_IDLE:
-	case SREP_EV_CPU_FREQ:
-		SAME_INT(a->u.cpu_state.cpu, b->u.cpu_state.cpu, "cpu_state cpu");
-		SAME_INT(a->u.cpu_state.state, b->u.cpu_state.state, "cpu_state state");
-		break;
-	case SREP_EV_MMAP:
-		SAME_INT(m->pid, n->pid, "mmap pid");
-		SAME_INT(m->tid, n->tid, "mmap tid");
-		SAME_INT(m->addr, n->addr, "mmap addr");
-		SAME_INT(m->len, n->len, "mmap len");
-		SAME_INT(m->pgoff, n->pgoff, "mmap pgoff");
-		SAME_INT(m->prot, n->prot, "mmap prot");
-		SAME_INT(m->flags, n->flags, "mmap flags");
-		SAME_INT(m->build_id_size, n->build_id_size, "build_id_size");
-		tu_check(!memcmp(m->build_id, n->build_id, m->build_id_size), "%s: build id", ctx);
-		SAME_STR(m->filename, n->filename, "mmap filename");
-		break;
-	case SREP_EV_LOST:
-		SAME_INT(a->u.lost.samples, b->u.lost.samples, "lost samples");
-		SAME_INT(a->u.lost.id, b->u.lost.id, "lost id");
-		SAME_INT(a->u.lost.lost, b->u.lost.lost, "lost lost");
-		break;
-	default:
-		break;
-	}
+	schema = srep_event_schema(&nr);
+	for (i = 0; i < nr; i++)
+		tu_check(schema[i].kind != kind || srep_member__equal(&schema[i], a, b),
+			 "%s: %s: member '%s' differs", ctx, srep_event_kind_name(a->kind),
+			 schema[i].key);
 }
 
 static void same_field(const char *ctx, const struct srep_field *a, const struct srep_field *b)

@@ -6,6 +6,14 @@ SREP_EXTERNAL_LIBS = $(TRACEEVENT_LIBS) $(ZSTD_LIBS) $(CJSON_LIBS) $(LIBDW_LIBS)
 lib_LTLIBRARIES += src/libschedrep.la
 src_libschedrep_la_SOURCES =
 src_libschedrep_la_LIBADD = $(SREP_LAYERS) $(SREP_EXTERNAL_LIBS)
+# the ABI: libschedrep.so.0; the version script keeps everything but srep_* local
+src_libschedrep_la_LDFLAGS = $(AM_LDFLAGS) -version-info 0:0:0 \
+	-Wl,--version-script=$(srcdir)/src/libschedrep.map
+EXTRA_DIST += src/libschedrep.map
+src_libschedrep_la_DEPENDENCIES = $(SREP_LAYERS) $(srcdir)/src/libschedrep.map
+
+pkgconfigdir = $(libdir)/pkgconfig
+pkgconfig_DATA = src/schedrep.pc
 
 # the same objects as one archive, for the program and the tests: linked
 # statically (one file to copy to a board; LTO inlines the reader's hot path

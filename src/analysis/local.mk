@@ -1,7 +1,7 @@
 # src/analysis: task selection, metrics, task matching, comparison
 noinst_LTLIBRARIES += %reldir%/libsrep-analysis.la
 %canon_reldir%_libsrep_analysis_la_CPPFLAGS = $(INC_CORE) -I$(top_srcdir)/%reldir%
-%canon_reldir%_libsrep_analysis_la_CFLAGS = $(LT_CFLAGS)
+%canon_reldir%_libsrep_analysis_la_CFLAGS = $(LIB_CFLAGS)
 %canon_reldir%_libsrep_analysis_la_SOURCES = %reldir%/select.c %reldir%/hist.c %reldir%/hist.h \
 	%reldir%/metrics.c %reldir%/match.c %reldir%/compare.c %reldir%/blocking.c \
 	%reldir%/blocking.h

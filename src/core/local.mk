@@ -2,6 +2,6 @@
 # arguments. Below everything; the recorder uses it without the library.
 noinst_LTLIBRARIES += %reldir%/libsrep-core.la
 %canon_reldir%_libsrep_core_la_CPPFLAGS = $(INC_CORE)
-%canon_reldir%_libsrep_core_la_CFLAGS = $(LT_CFLAGS)
+%canon_reldir%_libsrep_core_la_CFLAGS = $(LIB_CFLAGS)
 %canon_reldir%_libsrep_core_la_SOURCES = %reldir%/bug.h %reldir%/bytes.h %reldir%/grow.h \
 	%reldir%/error.c %reldir%/loss.c %reldir%/loss.h %reldir%/timefmt.c

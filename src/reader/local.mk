@@ -1,7 +1,7 @@
 # src/reader: perf.data in file and pipe mode, any byte order and word size
 noinst_LTLIBRARIES += %reldir%/libsrep-reader.la
 %canon_reldir%_libsrep_reader_la_CPPFLAGS = $(INC_READER)
-%canon_reldir%_libsrep_reader_la_CFLAGS = $(LT_CFLAGS) $(TRACEEVENT_CFLAGS) $(ZSTD_CFLAGS)
+%canon_reldir%_libsrep_reader_la_CFLAGS = $(LIB_CFLAGS) $(TRACEEVENT_CFLAGS) $(ZSTD_CFLAGS)
 %canon_reldir%_libsrep_reader_la_SOURCES = %reldir%/reader.h \
 	%reldir%/input.c %reldir%/header.c %reldir%/feature.c %reldir%/evsel.c \
 	%reldir%/sample.c %reldir%/order.c %reldir%/decomp.c %reldir%/records.c \

@@ -36,9 +36,9 @@ struct srep_metrics;
  *
  * Returns 0 or SREP_E_NOMEM.
  */
-int srep_metrics__new(struct srep_metrics **out, const struct srep_session *s,
-		      struct srep_error *err);
-void srep_metrics__delete(struct srep_metrics *m);	/* NULL is fine */
+SREP_API int srep_metrics__new(struct srep_metrics **out, const struct srep_session *s,
+			       struct srep_error *err);
+SREP_API void srep_metrics__delete(struct srep_metrics *m);	/* NULL is fine */
 
 /**
  * srep_metrics__add - account one event (in the session's time order)
@@ -48,8 +48,8 @@ void srep_metrics__delete(struct srep_metrics *m);	/* NULL is fine */
  *
  * Returns 0 or SREP_E_NOMEM.
  */
-int srep_metrics__add(struct srep_metrics *m, const struct srep_event *ev,
-		      struct srep_error *err);
+SREP_API int srep_metrics__add(struct srep_metrics *m, const struct srep_event *ev,
+			       struct srep_error *err);
 
 /**
  * srep_metrics__finish - close what is still open at the last event
@@ -58,7 +58,7 @@ int srep_metrics__add(struct srep_metrics *m, const struct srep_event *ev,
  * Running tasks run, busy CPUs are busy and sleeping tasks sleep until the
  * trace's last event; waits that have not ended are not counted.
  */
-void srep_metrics__finish(struct srep_metrics *m);
+SREP_API void srep_metrics__finish(struct srep_metrics *m);
 
 /* Per task, or summed over a group of tasks. Times in ns (perf clock). */
 struct srep_task_metrics {
@@ -86,8 +86,8 @@ struct srep_task_metrics {
  *
  * Returns 0 or SREP_E_NOMEM.
  */
-int srep_metrics__tasks(const struct srep_metrics *m, const struct srep_task *const *tasks,
-			size_t nr, struct srep_task_metrics *out);
+SREP_API int srep_metrics__tasks(const struct srep_metrics *m, const struct srep_task *const *tasks,
+				 size_t nr, struct srep_task_metrics *out);
 
 /*
  * Where tasks block. Given a symbolizer (before the first event; fed each
@@ -99,7 +99,7 @@ int srep_metrics__tasks(const struct srep_metrics *m, const struct srep_task *co
  * a callchain on every switch-out the sites' times add up to them.
  */
 struct srep_symbolizer;
-void srep_metrics__set_symbolizer(struct srep_metrics *m, struct srep_symbolizer *sy);
+SREP_API void srep_metrics__set_symbolizer(struct srep_metrics *m, struct srep_symbolizer *sy);
 
 /* "(other)": the site of sleeps beyond the bounds (64 sites a task, 65536 a trace) */
 struct srep_block_site {
@@ -120,8 +120,9 @@ struct srep_block_site {
  * Returns how many sites there are (the first @max are written), or
  * (size_t)-1 when out of memory.
  */
-size_t srep_metrics__blocking(const struct srep_metrics *m, const struct srep_task *const *tasks,
-			      size_t nr, struct srep_block_site *out, size_t max);
+SREP_API size_t srep_metrics__blocking(const struct srep_metrics *m,
+				       const struct srep_task *const *tasks, size_t nr,
+				       struct srep_block_site *out, size_t max);
 
 struct srep_cpu_metrics {
 	uint64_t busy_ns;	/* a task other than the idle task ran */
@@ -131,12 +132,13 @@ struct srep_cpu_metrics {
 };
 
 /* CPUs 0 .. n-1 (the highest CPU that had an event, plus one) */
-size_t srep_metrics__nr_cpus(const struct srep_metrics *m);
+SREP_API size_t srep_metrics__nr_cpus(const struct srep_metrics *m);
 /* returns 0, or SREP_E_INVAL for a CPU out of range */
-int srep_metrics__cpu(const struct srep_metrics *m, int32_t cpu, struct srep_cpu_metrics *out);
+SREP_API int srep_metrics__cpu(const struct srep_metrics *m, int32_t cpu,
+			       struct srep_cpu_metrics *out);
 /* frequency residency: the idx-th frequency (ascending kHz) and the time spent at it */
-int srep_metrics__cpu_freq(const struct srep_metrics *m, int32_t cpu, size_t idx,
-			   uint64_t *khz, uint64_t *ns);
+SREP_API int srep_metrics__cpu_freq(const struct srep_metrics *m, int32_t cpu, size_t idx,
+				    uint64_t *khz, uint64_t *ns);
 
 /*
  * A coarse per-CPU timeline for charts: the trace is cut into *nr bins of
@@ -145,10 +147,10 @@ int srep_metrics__cpu_freq(const struct srep_metrics *m, int32_t cpu, size_t idx
  * longest in one stretch there (NULL if none).
  */
 #define SREP_TIMELINE_BINS 1024
-void srep_metrics__timeline(const struct srep_metrics *m, uint64_t *start, uint64_t *bin_ns,
-			    size_t *nr);
-int srep_metrics__timeline_bin(const struct srep_metrics *m, int32_t cpu, size_t bin,
-			       uint64_t *busy_ns, const struct srep_task **top);
+SREP_API void srep_metrics__timeline(const struct srep_metrics *m, uint64_t *start,
+				     uint64_t *bin_ns, size_t *nr);
+SREP_API int srep_metrics__timeline_bin(const struct srep_metrics *m, int32_t cpu, size_t bin,
+					uint64_t *busy_ns, const struct srep_task **top);
 
 struct srep_workload_metrics {
 	uint64_t first, last;		/* the trace's first and last event */
@@ -168,8 +170,8 @@ struct srep_workload_metrics {
  * @sel: only the tasks it selects (resolved on the same session), or NULL
  * @out: the figures
  */
-void srep_metrics__workload(const struct srep_metrics *m, const struct srep_selection *sel,
-			    struct srep_workload_metrics *out);
+SREP_API void srep_metrics__workload(const struct srep_metrics *m, const struct srep_selection *sel,
+				     struct srep_workload_metrics *out);
 
 /* ------------------------------------------------------------------ */
 /* Task matching between two traces (match.c)                           */
@@ -182,8 +184,9 @@ enum srep_match_mode {
 };
 
 /* "auto", "comm", "pid"; returns 0 or SREP_E_INVAL */
-int srep_match_mode__parse(const char *name, enum srep_match_mode *out, struct srep_error *err);
-const char *srep_match_mode__name(enum srep_match_mode mode);
+SREP_API int srep_match_mode__parse(const char *name, enum srep_match_mode *out,
+				    struct srep_error *err);
+SREP_API const char *srep_match_mode__name(enum srep_match_mode mode);
 
 struct srep_matching;
 
@@ -198,18 +201,18 @@ struct srep_matching;
  *
  * Returns 0 or SREP_E_NOMEM.
  */
-int srep_matching__new(struct srep_matching **out, enum srep_match_mode mode,
-		       const struct srep_session *a, const struct srep_selection *sel_a,
-		       const struct srep_session *b, const struct srep_selection *sel_b,
-		       struct srep_error *err);
-void srep_matching__delete(struct srep_matching *mt);
-size_t srep_matching__nr_pairs(const struct srep_matching *mt);
+SREP_API int srep_matching__new(struct srep_matching **out, enum srep_match_mode mode,
+				const struct srep_session *a, const struct srep_selection *sel_a,
+				const struct srep_session *b, const struct srep_selection *sel_b,
+				struct srep_error *err);
+SREP_API void srep_matching__delete(struct srep_matching *mt);
+SREP_API size_t srep_matching__nr_pairs(const struct srep_matching *mt);
 /* side 0 = A, 1 = B: the tasks of pair idx (one, or a comm's group); returns their number */
-size_t srep_matching__pair(const struct srep_matching *mt, size_t idx, int side,
-			   const struct srep_task *const **tasks);
-size_t srep_matching__nr_unmatched(const struct srep_matching *mt, int side);
-const struct srep_task *srep_matching__unmatched(const struct srep_matching *mt, int side,
-						 size_t idx);
+SREP_API size_t srep_matching__pair(const struct srep_matching *mt, size_t idx, int side,
+				    const struct srep_task *const **tasks);
+SREP_API size_t srep_matching__nr_unmatched(const struct srep_matching *mt, int side);
+SREP_API const struct srep_task *srep_matching__unmatched(const struct srep_matching *mt, int side,
+							  size_t idx);
 
 /* ------------------------------------------------------------------ */
 /* Comparison of two traces (compare.c)                                 */
@@ -237,8 +240,8 @@ struct srep_diff {
 };
 
 /* fill a difference from its two values */
-void srep_diff__set(struct srep_diff *d, const char *metric, enum srep_unit unit,
-		    double a, double b);
+SREP_API void srep_diff__set(struct srep_diff *d, const char *metric, enum srep_unit unit,
+			     double a, double b);
 
 struct srep_compare_side {
 	const struct srep_session *session;
@@ -258,21 +261,23 @@ struct srep_compare;
  *
  * Returns 0, SREP_E_INVAL (bad scale) or SREP_E_NOMEM.
  */
-int srep_compare__new(struct srep_compare **out, const struct srep_compare_side *a,
-		      const struct srep_compare_side *b, enum srep_match_mode mode,
-		      struct srep_error *err);
-void srep_compare__delete(struct srep_compare *c);
-const struct srep_matching *srep_compare__matching(const struct srep_compare *c);
+SREP_API int srep_compare__new(struct srep_compare **out, const struct srep_compare_side *a,
+			       const struct srep_compare_side *b, enum srep_match_mode mode,
+			       struct srep_error *err);
+SREP_API void srep_compare__delete(struct srep_compare *c);
+SREP_API const struct srep_matching *srep_compare__matching(const struct srep_compare *c);
 /* whole workload: makespan, cpu_time, switches, tasks, lost */
-const struct srep_diff *srep_compare__workload(const struct srep_compare *c, size_t *nr);
+SREP_API const struct srep_diff *srep_compare__workload(const struct srep_compare *c, size_t *nr);
 /* per CPU (0 .. nr_cpus-1, the union of both sides): busy, idle, utilisation, freq_<kHz> */
-size_t srep_compare__nr_cpus(const struct srep_compare *c);
-const struct srep_diff *srep_compare__cpu(const struct srep_compare *c, size_t cpu, size_t *nr);
+SREP_API size_t srep_compare__nr_cpus(const struct srep_compare *c);
+SREP_API const struct srep_diff *srep_compare__cpu(const struct srep_compare *c, size_t cpu,
+						   size_t *nr);
 /* per matched pair (matching order): the task metrics of docs/compare.md */
-const struct srep_diff *srep_compare__pair(const struct srep_compare *c, size_t pair, size_t *nr);
+SREP_API const struct srep_diff *srep_compare__pair(const struct srep_compare *c, size_t pair,
+						    size_t *nr);
 /* the metrics of pair 'pair' on one side (0 = A, 1 = B), unscaled */
-const struct srep_task_metrics *srep_compare__pair_metrics(const struct srep_compare *c,
-							   size_t pair, int side);
+SREP_API const struct srep_task_metrics *srep_compare__pair_metrics(const struct srep_compare *c,
+								    size_t pair, int side);
 
 /* one row of the per-task table: a pair and one of its metrics */
 struct srep_compare_row {
@@ -281,9 +286,10 @@ struct srep_compare_row {
 };
 
 /* every (pair, metric) row, significant ones first, each part widest first */
-const struct srep_compare_row *srep_compare__rows(const struct srep_compare *c, size_t *nr);
+SREP_API const struct srep_compare_row *srep_compare__rows(const struct srep_compare *c,
+							   size_t *nr);
 /* how many differences are significant (workload, CPUs and pairs) */
-size_t srep_compare__nr_significant(const struct srep_compare *c);
+SREP_API size_t srep_compare__nr_significant(const struct srep_compare *c);
 
 /* one row of a pair's "where tasks block" table (srep_metrics__blocking) */
 struct srep_block_row {
@@ -298,8 +304,8 @@ struct srep_block_row {
  * side's metrics had a symbolizer. Not counted in nr_significant. The
  * strings live as long as the sides' metrics.
  */
-const struct srep_block_row *srep_compare__blocking(const struct srep_compare *c, size_t pair,
-						    size_t *nr);
+SREP_API const struct srep_block_row *srep_compare__blocking(const struct srep_compare *c,
+							     size_t pair, size_t *nr);
 
 #ifdef __cplusplus
 }

@@ -14,6 +14,13 @@
 extern "C" {
 #endif
 
+/* the library's exported functions; everything else is built hidden */
+#if defined(__GNUC__) && __GNUC__ >= 4
+#define SREP_API __attribute__((visibility("default")))
+#else
+#define SREP_API
+#endif
+
 /* ------------------------------------------------------------------ */
 /* Errors                                                               */
 /* ------------------------------------------------------------------ */
@@ -55,12 +62,12 @@ struct srep_error {
 	char msg[SREP_ERR_MSG_MAX];	/* what was expected, what was found */
 };
 
-const char *srep_strerror(int code);
+SREP_API const char *srep_strerror(int code);
 /* "'PATH': offset 0x12: MSG" (parts omitted when unknown); returns length */
-int srep_error__format(const struct srep_error *err, char *buf, size_t size);
+SREP_API int srep_error__format(const struct srep_error *err, char *buf, size_t size);
 /* Fill 'err' (when non-NULL); returns 'code' so callers can 'return srep_error__set(...)' */
-int srep_error__set(struct srep_error *err, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+SREP_API int srep_error__set(struct srep_error *err, int code, const char *fmt, ...)
+		 __attribute__((format(printf, 3, 4)));
 
 #ifdef __cplusplus
 }

@@ -42,19 +42,19 @@ struct srep_member {
 };
 
 /* every member of every kind, kinds in enum order, members in writing order */
-const struct srep_member *srep_event_schema(size_t *nr);
+SREP_API const struct srep_member *srep_event_schema(size_t *nr);
 /* the kind whose union members an event has: EXIT for FREE, CPU_IDLE for CPU_FREQ */
-enum srep_event_kind srep_event_kind__union(enum srep_event_kind kind);
+SREP_API enum srep_event_kind srep_event_kind__union(enum srep_event_kind kind);
 /* true when member @m of @a and @b are equal (strings by content) */
-bool srep_member__equal(const struct srep_member *m, const struct srep_event *a,
-			const struct srep_event *b);
+SREP_API bool srep_member__equal(const struct srep_member *m, const struct srep_event *a,
+				 const struct srep_event *b);
 
 /* names of the enumerated members: "waking", "wakeup", "new"; "runtime", ... */
-const char *srep_wakeup_kind_name(enum srep_wakeup_kind kind);	/* "?" if unknown */
-const char *srep_stat_kind_name(enum srep_stat_kind kind);
+SREP_API const char *srep_wakeup_kind_name(enum srep_wakeup_kind kind);	/* "?" if unknown */
+SREP_API const char *srep_stat_kind_name(enum srep_stat_kind kind);
 /* the kind of a name; false if none */
-bool srep_wakeup_kind__parse(const char *name, enum srep_wakeup_kind *out);
-bool srep_stat_kind__parse(const char *name, enum srep_stat_kind *out);
+SREP_API bool srep_wakeup_kind__parse(const char *name, enum srep_wakeup_kind *out);
+SREP_API bool srep_stat_kind__parse(const char *name, enum srep_stat_kind *out);
 
 #ifdef __cplusplus
 }

@@ -27,21 +27,23 @@ struct srep_selection;
  * "comm:NAME" = a comm (for comms made of digits); anything else = a comm or
  * fnmatch(3) glob matched against every comm the task ever had.
  */
-int srep_selection__new(struct srep_selection **out, struct srep_error *err);
-void srep_selection__delete(struct srep_selection *sel);
-int srep_selection__add_only(struct srep_selection *sel, const char *spec, struct srep_error *err);
-int srep_selection__add_exclude(struct srep_selection *sel, const char *spec, struct srep_error *err);
-void srep_selection__set_children(struct srep_selection *sel, bool children);
+SREP_API int srep_selection__new(struct srep_selection **out, struct srep_error *err);
+SREP_API void srep_selection__delete(struct srep_selection *sel);
+SREP_API int srep_selection__add_only(struct srep_selection *sel, const char *spec,
+				      struct srep_error *err);
+SREP_API int srep_selection__add_exclude(struct srep_selection *sel, const char *spec,
+					 struct srep_error *err);
+SREP_API void srep_selection__set_children(struct srep_selection *sel, bool children);
 /* true when nothing was asked for (everything selected) */
-bool srep_selection__is_empty(const struct srep_selection *sel);
+SREP_API bool srep_selection__is_empty(const struct srep_selection *sel);
 /*
  * Resolve against a session's task table (PRESCAN it, or call this after the
  * last event); afterwards srep_selection__has_tid() answers per tid.
  */
-int srep_selection__resolve(struct srep_selection *sel, const struct srep_session *s,
-			    struct srep_error *err);
-bool srep_selection__has_task(const struct srep_selection *sel, const struct srep_task *t);
-bool srep_selection__has_tid(const struct srep_selection *sel, int32_t tid);
+SREP_API int srep_selection__resolve(struct srep_selection *sel, const struct srep_session *s,
+				     struct srep_error *err);
+SREP_API bool srep_selection__has_task(const struct srep_selection *sel, const struct srep_task *t);
+SREP_API bool srep_selection__has_tid(const struct srep_selection *sel, int32_t tid);
 
 /* ------------------------------------------------------------------ */
 /* Time specifications (shared)                                         */
@@ -51,13 +53,13 @@ bool srep_selection__has_tid(const struct srep_selection *sel, int32_t tid);
  * "0.5" = seconds after the trace's first event; "@5170.123456" = absolute
  * perf timestamp in seconds. Returns absolute ns in *out.
  */
-int srep_time__parse(const char *spec, uint64_t trace_start_ns, uint64_t *out,
-		     struct srep_error *err);
+SREP_API int srep_time__parse(const char *spec, uint64_t trace_start_ns, uint64_t *out,
+			      struct srep_error *err);
 /* "FROM,TO" with either side optional ("0.5," or ",2"); missing = 0 / UINT64_MAX */
-int srep_time__parse_range(const char *spec, uint64_t trace_start_ns, uint64_t *from,
-			   uint64_t *to, struct srep_error *err);
+SREP_API int srep_time__parse_range(const char *spec, uint64_t trace_start_ns, uint64_t *from,
+				    uint64_t *to, struct srep_error *err);
 /* duration: "10ms", "1.5s", "200us", "500ns", plain number = seconds */
-int srep_duration__parse(const char *spec, uint64_t *out_ns, struct srep_error *err);
+SREP_API int srep_duration__parse(const char *spec, uint64_t *out_ns, struct srep_error *err);
 
 #ifdef __cplusplus
 }

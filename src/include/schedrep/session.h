@@ -221,7 +221,7 @@ struct srep_event {
 #define SREP_CONTEXT_GUEST_USER		((uint64_t)-2560)
 #define SREP_CONTEXT_MAX		((uint64_t)-4095)
 
-const char *srep_event_kind_name(enum srep_event_kind kind);	/* "switch", ... */
+SREP_API const char *srep_event_kind_name(enum srep_event_kind kind);	/* "switch", ... */
 
 /* ---- decoded tracepoint fields of an event (all of them, lossless) ---- */
 
@@ -242,13 +242,13 @@ struct srep_field {
 };
 
 /* number of tracepoint fields of the event (0 for records and plain samples) */
-int srep_event__nr_fields(const struct srep_event *ev);
+SREP_API int srep_event__nr_fields(const struct srep_event *ev);
 /* field 'idx'; returns 0 or SREP_E_INVAL */
-int srep_event__field(const struct srep_event *ev, int idx, struct srep_field *out);
+SREP_API int srep_event__field(const struct srep_event *ev, int idx, struct srep_field *out);
 /* find by name; returns 1 found, 0 not */
-int srep_event__field_by_name(const struct srep_event *ev, const char *name,
-			      struct srep_field *out);
-uint64_t srep_field__elem(const struct srep_field *f, uint32_t idx);
+SREP_API int srep_event__field_by_name(const struct srep_event *ev, const char *name,
+				       struct srep_field *out);
+SREP_API uint64_t srep_field__elem(const struct srep_field *f, uint32_t idx);
 
 /* ------------------------------------------------------------------ */
 /* Tasks                                                                */
@@ -256,20 +256,20 @@ uint64_t srep_field__elem(const struct srep_field *f, uint32_t idx);
 
 struct srep_task;
 
-int32_t srep_task__pid(const struct srep_task *t);	/* process (tgid), -1 unknown */
-int32_t srep_task__tid(const struct srep_task *t);
-int32_t srep_task__ppid(const struct srep_task *t);	/* parent process, -1 unknown */
-int32_t srep_task__ptid(const struct srep_task *t);	/* parent thread, -1 unknown */
-const char *srep_task__comm(const struct srep_task *t);	/* latest comm, "" if none */
-size_t srep_task__nr_comms(const struct srep_task *t);
-const char *srep_task__comm_at(const struct srep_task *t, size_t idx, uint64_t *time);
-uint64_t srep_task__first_seen(const struct srep_task *t);	/* 0 never */
-uint64_t srep_task__last_seen(const struct srep_task *t);
-uint64_t srep_task__fork_time(const struct srep_task *t);	/* 0 not seen */
-uint64_t srep_task__exit_time(const struct srep_task *t);	/* 0 not seen */
-size_t srep_task__index(const struct srep_task *t);		/* creation order */
+SREP_API int32_t srep_task__pid(const struct srep_task *t);	/* process (tgid), -1 unknown */
+SREP_API int32_t srep_task__tid(const struct srep_task *t);
+SREP_API int32_t srep_task__ppid(const struct srep_task *t);	/* parent process, -1 unknown */
+SREP_API int32_t srep_task__ptid(const struct srep_task *t);	/* parent thread, -1 unknown */
+SREP_API const char *srep_task__comm(const struct srep_task *t);	/* latest comm,
+				     "" if none */ SREP_API size_t srep_task__nr_comms(const struct srep_task *t);
+SREP_API const char *srep_task__comm_at(const struct srep_task *t, size_t idx, uint64_t *time);
+SREP_API uint64_t srep_task__first_seen(const struct srep_task *t);	/* 0 never */
+SREP_API uint64_t srep_task__last_seen(const struct srep_task *t);
+SREP_API uint64_t srep_task__fork_time(const struct srep_task *t);	/* 0 not seen */
+SREP_API uint64_t srep_task__exit_time(const struct srep_task *t);	/* 0 not seen */
+SREP_API size_t srep_task__index(const struct srep_task *t);		/* creation order */
 /* true when 'comm' (exact or fnmatch glob) equals any comm the task ever had */
-bool srep_task__matches_comm(const struct srep_task *t, const char *pattern);
+SREP_API bool srep_task__matches_comm(const struct srep_task *t, const char *pattern);
 
 /* ------------------------------------------------------------------ */
 /* Sessions                                                             */
@@ -292,19 +292,19 @@ struct srep_open_opts {
 #define SREP_REORDER_DEFAULT (32u << 20)
 
 /* Open a perf.data (file or pipe mode), or schedrep JSON; path "-" is stdin. */
-int srep_session__open(struct srep_session **out, const char *path,
-		       const struct srep_open_opts *opts, struct srep_error *err);
-void srep_session__delete(struct srep_session *s);	/* NULL is fine */
+SREP_API int srep_session__open(struct srep_session **out, const char *path,
+				const struct srep_open_opts *opts, struct srep_error *err);
+SREP_API void srep_session__delete(struct srep_session *s);	/* NULL is fine */
 
-const struct srep_meta *srep_session__meta(const struct srep_session *s);
+SREP_API const struct srep_meta *srep_session__meta(const struct srep_session *s);
 
 /* Next event in time order: 1 got one, 0 end of trace, < 0 error */
-int srep_session__next_event(struct srep_session *s, const struct srep_event **ev,
-			     struct srep_error *err);
+SREP_API int srep_session__next_event(struct srep_session *s, const struct srep_event **ev,
+				      struct srep_error *err);
 /* Read the rest of the input only counting records (statistics below) */
-int srep_session__count(struct srep_session *s, struct srep_error *err);
+SREP_API int srep_session__count(struct srep_session *s, struct srep_error *err);
 /* Start again from the first event (input copied to a temporary file if it was a pipe) */
-int srep_session__rewind(struct srep_session *s, struct srep_error *err);
+SREP_API int srep_session__rewind(struct srep_session *s, struct srep_error *err);
 
 /*
  * Times (perf clock, ns) of the trace's first and last timestamped event:
@@ -315,25 +315,26 @@ int srep_session__rewind(struct srep_session *s, struct srep_error *err);
  * *first.
  * Returns false (and zeros) when there is no timestamp.
  */
-bool srep_session__time_span(const struct srep_session *s, uint64_t *first, uint64_t *last);
+SREP_API bool srep_session__time_span(const struct srep_session *s, uint64_t *first,
+				      uint64_t *last);
 /*
  * The highest CPU number an event named so far (after SREP_OPEN_PRESCAN: in
  * the whole trace), -1 if none: for traces whose header lacks the CPU count.
  */
-int32_t srep_session__max_cpu(const struct srep_session *s);
+SREP_API int32_t srep_session__max_cpu(const struct srep_session *s);
 
 /* bytes of input consumed and total (0 if unknown): for progress bars */
-void srep_session__progress(const struct srep_session *s, uint64_t *done, uint64_t *total);
+SREP_API void srep_session__progress(const struct srep_session *s, uint64_t *done, uint64_t *total);
 
 /* ---- event descriptions (perf's evsels) ---- */
-size_t srep_session__nr_evsels(const struct srep_session *s);
-const char *srep_session__evsel_name(const struct srep_session *s, size_t idx);
-uint64_t srep_session__evsel_samples(const struct srep_session *s, size_t idx);
-uint64_t srep_session__evsel_lost_samples(const struct srep_session *s, size_t idx);
+SREP_API size_t srep_session__nr_evsels(const struct srep_session *s);
+SREP_API const char *srep_session__evsel_name(const struct srep_session *s, size_t idx);
+SREP_API uint64_t srep_session__evsel_samples(const struct srep_session *s, size_t idx);
+SREP_API uint64_t srep_session__evsel_lost_samples(const struct srep_session *s, size_t idx);
 /* perf_event_attr basics of the event */
-uint32_t srep_session__evsel_type(const struct srep_session *s, size_t idx);
-uint64_t srep_session__evsel_config(const struct srep_session *s, size_t idx);
-uint64_t srep_session__evsel_sample_type(const struct srep_session *s, size_t idx);
+SREP_API uint32_t srep_session__evsel_type(const struct srep_session *s, size_t idx);
+SREP_API uint64_t srep_session__evsel_config(const struct srep_session *s, size_t idx);
+SREP_API uint64_t srep_session__evsel_sample_type(const struct srep_session *s, size_t idx);
 
 /*
  * Tracepoint field layout of event description @idx, the same for every
@@ -343,27 +344,28 @@ uint64_t srep_session__evsel_sample_type(const struct srep_session *s, size_t id
  * The count is 0 for events that are not tracepoints; the call returns 0 or
  * SREP_E_INVAL. The name lives as long as the session.
  */
-int srep_session__evsel_nr_fields(const struct srep_session *s, size_t idx);
-int srep_session__evsel_field(const struct srep_session *s, size_t idx, int field,
-			      struct srep_field *out);
+SREP_API int srep_session__evsel_nr_fields(const struct srep_session *s, size_t idx);
+SREP_API int srep_session__evsel_field(const struct srep_session *s, size_t idx, int field,
+				       struct srep_field *out);
 
 /* ---- tasks ---- */
-size_t srep_session__nr_tasks(const struct srep_session *s);
-const struct srep_task *srep_session__task(const struct srep_session *s, size_t idx);
+SREP_API size_t srep_session__nr_tasks(const struct srep_session *s);
+SREP_API const struct srep_task *srep_session__task(const struct srep_session *s, size_t idx);
 /* the newest task with this tid, NULL if none */
-const struct srep_task *srep_session__find_task(const struct srep_session *s, int32_t tid);
+SREP_API const struct srep_task *srep_session__find_task(const struct srep_session *s, int32_t tid);
 /* the task that created @t: its parent thread, else its parent process; NULL unknown */
-const struct srep_task *srep_session__parent_task(const struct srep_session *s,
-						  const struct srep_task *t);
+SREP_API const struct srep_task *srep_session__parent_task(const struct srep_session *s,
+							   const struct srep_task *t);
 /*
  * The task that has @tid at the point the event stream has reached (the
  * table as built so far, even after a prescan), NULL if none yet: what a
  * streaming consumer attributes the current event to.
  */
-const struct srep_task *srep_session__current_task(const struct srep_session *s, int32_t tid);
+SREP_API const struct srep_task *srep_session__current_task(const struct srep_session *s,
+							    int32_t tid);
 
 /* ---- what the session was opened with, and the trace's file facts ---- */
-const struct srep_open_opts *srep_session__open_opts(const struct srep_session *s);
+SREP_API const struct srep_open_opts *srep_session__open_opts(const struct srep_session *s);
 
 /* a build id of a file the trace names (BUILD_ID feature, HEADER_BUILD_ID records) */
 struct srep_build_id {
@@ -374,10 +376,11 @@ struct srep_build_id {
 	char *filename;			/* owned by the session */
 };
 
-size_t srep_session__nr_build_ids(const struct srep_session *s);
-const struct srep_build_id *srep_session__build_id(const struct srep_session *s, size_t idx);
+SREP_API size_t srep_session__nr_build_ids(const struct srep_session *s);
+SREP_API const struct srep_build_id *srep_session__build_id(const struct srep_session *s,
+							    size_t idx);
 /* the kallsyms text old perf versions wrote into the tracing data, NULL if none */
-const char *srep_session__tracing_kallsyms(const struct srep_session *s, size_t *len);
+SREP_API const char *srep_session__tracing_kallsyms(const struct srep_session *s, size_t *len);
 
 /* ---- statistics ---- */
 #define SREP_NR_RECORD_TYPES 128
@@ -399,9 +402,9 @@ struct srep_stats {
 	uint64_t decompressed_bytes;
 };
 
-const struct srep_stats *srep_session__stats(const struct srep_session *s);
+SREP_API const struct srep_stats *srep_session__stats(const struct srep_session *s);
 /* perf's name for a record type ("SAMPLE", "ATTR", ...), NULL if unknown */
-const char *srep_record_type_name(uint32_t type);
+SREP_API const char *srep_record_type_name(uint32_t type);
 
 #ifdef __cplusplus
 }

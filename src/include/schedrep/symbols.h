@@ -137,16 +137,16 @@ struct srep_module_info {
 };
 
 /* Fails (SREP_E_IO, SREP_E_SYMBOLS) only when a file named in 'opts' is unusable. */
-int srep_symbolizer__new(struct srep_symbolizer **out, struct srep_session *s,
-			 const struct srep_symbol_opts *opts, struct srep_error *err);
-void srep_symbolizer__delete(struct srep_symbolizer *sy);	/* NULL is fine */
+SREP_API int srep_symbolizer__new(struct srep_symbolizer **out, struct srep_session *s,
+				  const struct srep_symbol_opts *opts, struct srep_error *err);
+SREP_API void srep_symbolizer__delete(struct srep_symbolizer *sy);	/* NULL is fine */
 
 /* Track mappings: call for every event in order. 0, or SREP_E_NOMEM. */
-int srep_symbolizer__observe(struct srep_symbolizer *sy, const struct srep_event *ev);
+SREP_API int srep_symbolizer__observe(struct srep_symbolizer *sy, const struct srep_event *ev);
 
 /* Resolve one address of process 'pid'; returns 1 with a symbol, 0 without. */
-int srep_symbolizer__resolve(struct srep_symbolizer *sy, int32_t pid,
-			     enum srep_frame_mode mode, uint64_t addr, struct srep_frame *out);
+SREP_API int srep_symbolizer__resolve(struct srep_symbolizer *sy, int32_t pid,
+				      enum srep_frame_mode mode, uint64_t addr, struct srep_frame *out);
 
 /* user frames unwound from a --call-graph dwarf stack at most (perf's default) */
 #define SREP_UNWIND_MAX		127
@@ -159,8 +159,8 @@ int srep_symbolizer__resolve(struct srep_symbolizer *sy, int32_t pid,
  * target's perf does (arm64 -g: also the leaf's caller from the sampled
  * link register). Returns the number of frames written.
  */
-size_t srep_symbolizer__callchain(struct srep_symbolizer *sy, const struct srep_event *ev,
-				  struct srep_frame *frames, size_t max);
+SREP_API size_t srep_symbolizer__callchain(struct srep_symbolizer *sy, const struct srep_event *ev,
+					   struct srep_frame *frames, size_t max);
 
 /* srep_symbolizer__blocked_in() result bits */
 #define SREP_BLOCKED_KERNEL	0x1
@@ -173,8 +173,8 @@ size_t srep_symbolizer__callchain(struct srep_symbolizer *sy, const struct srep_
  * name (else the first user-space frame). Returns which of the two were
  * found (SREP_BLOCKED_* bits).
  */
-int srep_symbolizer__blocked_in(struct srep_symbolizer *sy, const struct srep_event *ev,
-				struct srep_frame *kernel, struct srep_frame *user);
+SREP_API int srep_symbolizer__blocked_in(struct srep_symbolizer *sy, const struct srep_event *ev,
+					 struct srep_frame *kernel, struct srep_frame *user);
 
 /* room for a label: the smallest buffer, and one that cuts no module name short */
 #define SREP_FRAME_LABEL_MIN	20
@@ -187,13 +187,13 @@ int srep_symbolizer__blocked_in(struct srep_symbolizer *sy, const struct srep_ev
  * address, "0xffffffff81234567". Returns the symbol itself, or 'buf'
  * (at least SREP_FRAME_LABEL_MIN bytes; longer file names are cut).
  */
-const char *srep_frame__label(const struct srep_frame *f, char *buf, size_t size);
+SREP_API const char *srep_frame__label(const struct srep_frame *f, char *buf, size_t size);
 
-const struct srep_symbol_stats *srep_symbolizer__stats(const struct srep_symbolizer *sy);
-size_t srep_symbolizer__nr_modules(const struct srep_symbolizer *sy);
+SREP_API const struct srep_symbol_stats *srep_symbolizer__stats(const struct srep_symbolizer *sy);
+SREP_API size_t srep_symbolizer__nr_modules(const struct srep_symbolizer *sy);
 /* module 'idx' (in the order the trace mapped them); 0, or SREP_E_INVAL */
-int srep_symbolizer__module(const struct srep_symbolizer *sy, size_t idx,
-			    struct srep_module_info *out);
+SREP_API int srep_symbolizer__module(const struct srep_symbolizer *sy, size_t idx,
+				     struct srep_module_info *out);
 
 #ifdef __cplusplus
 }

@@ -9,7 +9,7 @@
 set -eu
 cd "$(dirname "$0")"
 
-BUILD_DEPS="autoconf automake libtool make gcc pkg-config libtraceevent-dev libdw-dev
+BUILD_DEPS="autoconf automake libtool make gcc pkg-config pandoc libtraceevent-dev libdw-dev
 	libcjson-dev check libzstd-dev libprotobuf-c-dev protobuf-c-compiler"
 # what the tests compare against or drive: perf itself, xz for the corpus
 # outputs, xmllint and chromium (headless: renders the SVG and the compare

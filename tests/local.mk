@@ -54,7 +54,8 @@ CLI_TESTS = tests/cli/help.sh tests/cli/info.sh \
 	tests/cli/compare-symbols.sh tests/cli/convert.sh tests/cli/svg-render.sh \
 	tests/cli/json-input.sh tests/cli/convert-symbols.sh \
 	tests/cli/convert-criu.sh tests/cli/criu-corpus.sh tests/cli/callchains.sh \
-	tests/cli/replay.sh tests/cli/record.sh tests/cli/record-ring.sh
+	tests/cli/replay.sh tests/cli/record.sh tests/cli/record-ring.sh \
+	tests/cli/example.sh tests/cli/completion.sh
 TESTS += $(CLI_TESTS) tests/layers.sh
 dist_check_SCRIPTS = $(CLI_TESTS) tests/layers.sh
 EXTRA_DIST += tests/cli/lib.sh \
@@ -72,6 +73,7 @@ AM_TESTS_ENVIRONMENT = \
 	TSAN_OPTIONS='halt_on_error=1 second_deadlock_stack=1'; export TSAN_OPTIONS; \
 	CK_DEFAULT_TIMEOUT=60; export CK_DEFAULT_TIMEOUT; \
 	SREP_TOP_SRCDIR='$(abs_top_srcdir)'; export SREP_TOP_SRCDIR; \
+	SREP_TOP_BUILDDIR='$(abs_top_builddir)'; export SREP_TOP_BUILDDIR; \
 	SREP_BIN='$(abs_top_builddir)/schedrep'; export SREP_BIN;
 
 # the suites of the code that runs threads (replay's mockups, the exporters'

@@ -52,9 +52,21 @@ int input_open(struct srep_input *in, const char *path, struct srep_error *err)
 	return 0;
 }
 
+/* the bytes are the caller's: one window over all of them, never remapped */
+void input_open_mem(struct srep_input *in, const void *buf, size_t len)
+{
+	memset(in, 0, sizeof(*in));
+	in->fd = -1;
+	in->is_file = true;
+	in->in_memory = true;
+	in->size = len;
+	in->map = (uint8_t *)buf;
+	in->map_len = len;
+}
+
 void input_close(struct srep_input *in)
 {
-	if (in->map)
+	if (in->map && !in->in_memory)
 		munmap(in->map, in->map_len);
 	free(in->buf);
 	if (in->fd >= 0)

@@ -154,6 +154,7 @@ struct evsel {
 struct srep_input {
 	int fd;
 	bool is_file;			/* regular file: mmap windows, random access */
+	bool in_memory;			/* the caller's buffer: one window, not ours */
 	uint64_t size;			/* file size, 0 for pipes */
 	/* file: current mmap window */
 	uint8_t *map;
@@ -168,6 +169,7 @@ struct srep_input {
 };
 
 int input_open(struct srep_input *in, const char *path, struct srep_error *err);
+void input_open_mem(struct srep_input *in, const void *buf, size_t len);
 void input_close(struct srep_input *in);
 /*
  * Point *p at 'len' bytes at input offset 'off'. Returns 0, or

@@ -71,6 +71,20 @@ static int prescan(struct srep_session *s, struct srep_error *err)
 	return srep_session__rewind(s, err);
 }
 
+/* the input's bytes are there (s->in): read its header, prescan if asked */
+static int open_format(struct srep_session *s, struct srep_error *err)
+{
+	int ret;
+
+	s->fmt = choose_format(s);
+	ret = s->fmt->open(s, err);
+	if (ret)
+		return ret;
+	if (s->fmt->tasks_need_pass && (s->opts.flags & SREP_OPEN_PRESCAN))
+		return prescan(s, err);
+	return 0;
+}
+
 int srep_session__open(struct srep_session **out, const char *path,
 		       const struct srep_open_opts *opts, struct srep_error *err)
 {
@@ -87,20 +101,35 @@ int srep_session__open(struct srep_session **out, const char *path,
 			snprintf(err->path, sizeof(err->path), "%s", path);
 		goto fail;
 	}
-	s->fmt = choose_format(s);
-	ret = s->fmt->open(s, err);
+	ret = open_format(s, err);
 	if (ret)
 		goto fail;
-	if (s->fmt->tasks_need_pass && (s->opts.flags & SREP_OPEN_PRESCAN)) {
-		ret = prescan(s, err);
-		if (ret)
-			goto fail;
-	}
 	*out = s;
 	return 0;
 fail:
 	srep_session__delete(s);
 	return ret;
+}
+
+int srep_session__open_mem(struct srep_session **out, const void *buf, size_t len,
+			   const char *name, const struct srep_open_opts *opts,
+			   struct srep_error *err)
+{
+	struct srep_session *s = NULL;
+	int ret;
+
+	*out = NULL;
+	ret = session_alloc(&s, name ? name : "(memory)", opts, err);
+	if (ret)
+		return ret;
+	input_open_mem(&s->in, buf, len);
+	ret = open_format(s, err);
+	if (ret) {
+		srep_session__delete(s);
+		return ret;
+	}
+	*out = s;
+	return 0;
 }
 
 /* event descriptions and build ids: both formats fill them */

@@ -210,6 +210,42 @@ END_TEST
 
 /* ---- pipes and prescanning ---- */
 
+/* a trace in memory reads as the same file does, rewinds, and names itself */
+START_TEST(open_from_memory)
+{
+	static const struct fixture_opts opts[] = {
+		{ .word_size = 8 }, { .big_endian = true, .word_size = 4, .compressed = true },
+		{ .word_size = 8, .pipe = true },
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(opts) / sizeof(opts[0]); k++) {
+		struct srep_session *f = NULL, *m = NULL;
+		struct srep_error err = { 0 };
+		struct pass a, b;
+		size_t len;
+		uint8_t *buf = trace(&opts[k], &len, NULL);
+		char why[256];
+
+		ck_assert_int_eq(tu_open_mem(buf, len, 0, NULL, &f, &err), 0);
+		ck_assert_msg(srep_session__open_mem(&m, buf, len, "trace.bin", NULL, &err) == 0,
+			      "%s", err.msg);
+		ck_assert_str_eq(srep_session__meta(m)->path, "trace.bin");
+		one_pass(f, &a, "file");
+		one_pass(m, &b, "memory");
+		ck_assert_msg(tu_events_same(&a.ev, &b.ev, why, sizeof(why)), "%s", why);
+		ck_assert_uint_eq(a.st.total_records, b.st.total_records);
+		ck_assert_int_eq(srep_session__rewind(m, &err), 0);
+		rewind_same(m, "memory");
+		tu_events_free(&a.ev);
+		tu_events_free(&b.ev);
+		srep_session__delete(f);
+		srep_session__delete(m);
+		free(buf);
+	}
+}
+END_TEST
+
 START_TEST(pipe_cannot_rewind)
 {
 	struct fixture_opts o = { .word_size = 8, .pipe = true };
@@ -534,6 +570,7 @@ int main(void)
 	tcase_add_test(tc, open_and_delete);
 	tcase_add_test(tc, rewind_fixtures);
 	tcase_add_test(tc, rewind_corpus);
+	tcase_add_test(tc, open_from_memory);
 	tcase_add_test(tc, pipe_cannot_rewind);
 	tcase_add_test(tc, prescan_file_and_stdin);
 	tcase_add_test(tc, event_fields);

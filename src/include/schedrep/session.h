@@ -294,6 +294,14 @@ struct srep_open_opts {
 /* Open a perf.data (file or pipe mode), or schedrep JSON; path "-" is stdin. */
 SREP_API int srep_session__open(struct srep_session **out, const char *path,
 				const struct srep_open_opts *opts, struct srep_error *err);
+/*
+ * Open a trace held in memory: @len bytes at @buf, which the caller keeps
+ * unchanged until srep_session__delete(); @name is what errors call it
+ * (NULL: "(memory)"). Reads like a file (random access, rewinds).
+ */
+SREP_API int srep_session__open_mem(struct srep_session **out, const void *buf, size_t len,
+				    const char *name, const struct srep_open_opts *opts,
+				    struct srep_error *err);
 SREP_API void srep_session__delete(struct srep_session *s);	/* NULL is fine */
 
 SREP_API const struct srep_meta *srep_session__meta(const struct srep_session *s);

@@ -327,7 +327,7 @@ static int convert(const struct convert_opts *o, const char *input, const struct
 		if (!cli_quiet)
 			cli_symbols_summary(stderr, "schedrep: ", r.ctx.symbols);
 		/* damage stepped over was reported as warnings: the status says it too */
-		if (st->skipped_records || st->skipped_bytes)
+		if (srep_stats__damaged(st))
 			status = EXIT_FAIL;
 	}
 	free(path);

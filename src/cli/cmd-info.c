@@ -195,13 +195,6 @@ static void print_text(const struct srep_session *s, bool stats_only, const stru
 int info_json(const struct srep_session *s, bool stats_only, const uint64_t *kinds,
 	      const struct srep_symbolizer *sy);
 
-/* damage that was stepped over was reported as warnings; the status says it too */
-static bool damaged(const struct srep_session *s)
-{
-	const struct srep_stats *st = srep_session__stats(s);
-
-	return st->skipped_records || st->skipped_bytes;
-}
 
 int cmd_info(int argc, char **argv)
 {
@@ -237,7 +230,7 @@ int cmd_info(int argc, char **argv)
 		status = (print_text(s, o.stats_only, &counts, cs.sy), EXIT_OK);
 	if (ret)
 		status = cli_error(&err);
-	else if (status == EXIT_OK && damaged(s))
+	else if (status == EXIT_OK && srep_stats__damaged(srep_session__stats(s)))
 		status = EXIT_FAIL;
 	cli_symbols_close(&cs);
 	srep_session__delete(s);

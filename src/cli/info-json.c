@@ -173,6 +173,8 @@ int info_json(const struct srep_session *s, bool stats_only, const uint64_t *kin
 	dmg = cJSON_AddObjectToObject(root, "damage");
 	add_u64(dmg, "skipped_records", st->skipped_records);
 	add_u64(dmg, "skipped_bytes", st->skipped_bytes);
+	add_u64(dmg, "skipped_formats", st->skipped_formats);
+	add_u64(dmg, "skipped_printk", st->skipped_printk);
 	text = cJSON_Print(root);
 	cJSON_Delete(root);
 	if (!text)

@@ -122,7 +122,8 @@ int decomp_feed(struct decomp *d, const uint8_t *src, size_t len, struct srep_er
 const uint8_t *decomp_data(const struct decomp *d, size_t *len)
 {
 	*len = d->end - d->start;
-	return d->buf + d->start;
+	/* nothing decompressed yet: no buffer, and NULL + 0 is undefined */
+	return d->buf ? d->buf + d->start : NULL;
 }
 
 void decomp_consume(struct decomp *d, size_t len)

@@ -432,7 +432,6 @@ static int from_sample(struct srep_session *s, struct srep_event *ev, const stru
 			  "sample of '%s' is too short for its %s (sample_type 0x%" PRIx64
 			  ", %u bytes): skipped", evs->name, why, evs->attr.sample_type, e->size);
 		s->stats.skipped_records++;
-		s->damaged = true;
 		return 0;
 	}
 	ev->pid = smp->pid;

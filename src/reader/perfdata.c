@@ -79,10 +79,15 @@ static int perfdata_rewind(struct srep_session *s, struct srep_error *err)
 	return 0;
 }
 
-/* the union of the loss intervals needs them all: computed when asked for */
+/*
+ * The union of the loss intervals needs them all: computed when asked for.
+ * The tracing data is parsed once, at open: its damage outlives rewinds.
+ */
 static void perfdata_update_stats(struct srep_session *s)
 {
 	s->stats.lost_time_ns = model_lost_time(s);
+	s->stats.skipped_formats = s->skipped_formats;
+	s->stats.skipped_printk = s->skipped_printk;
 }
 
 static int perfdata_evsel_nr_fields(const struct srep_session *s, size_t idx)

@@ -405,6 +405,8 @@ struct srep_session {
 	size_t tracing_kallsyms_len;
 
 	struct tp_ctx *tp;		/* tp.c */
+	uint64_t skipped_formats;	/* the tracing data's, kept across rewinds */
+	uint64_t skipped_printk;
 	bool has_tp[TP_CPU_FREQ + 1];	/* the trace has this tracepoint */
 
 	/* record stream */
@@ -418,7 +420,6 @@ struct srep_session {
 	bool evsels_dirty;		/* attrs or tracing data arrived: finish before samples */
 	bool pop_pending;		/* the delivered entry leaves the queue on the next call */
 	struct order_entry direct;		/* a record delivered without queueing (no time) */
-	bool damaged;			/* something was skipped: the CLI exits 1 */
 	int pending_err;		/* an error met while records were still queued */
 	struct srep_error pending_error;
 	bool seen_kernel_record;
@@ -486,6 +487,16 @@ int feature_parse(struct srep_session *s, unsigned feat, const uint8_t *p, size_
 /* build-id entries (feature 2, and HEADER_BUILD_ID record bodies) */
 int feature_build_ids(struct srep_session *s, struct srep_cur *c, struct srep_error *err);
 void feature_set_word_size(struct srep_session *s);
+
+/*
+ * tp_check.c: the tracing data's texts checked before libtraceevent parses
+ * them. An event format: false, with its name and why, when it must be
+ * skipped. printk formats: bad lines dropped in place (the text has room
+ * for a NUL after len bytes); returns how many.
+ */
+bool tp_check_format(const char *text, size_t len, char *name, size_t name_size,
+		     char *why, size_t why_size);
+size_t tp_check_printk(char *text, size_t len);
 
 /* tracepoints (tp.c): the only caller of libtraceevent */
 int tp_ctx_new(struct tp_ctx **out, struct srep_error *err);

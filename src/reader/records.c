@@ -73,7 +73,6 @@ static int resync(struct srep_session *s, const struct rec *bad, struct srep_err
 			  "skipped %" PRIu64 " bytes to the next valid record at 0x%" PRIx64,
 			  bad->type, bad->size, off - bad->off, off);
 		s->stats.skipped_bytes += off - bad->off;
-		s->damaged = true;
 		s->pos = off;
 		return 0;
 	}

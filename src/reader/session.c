@@ -238,6 +238,12 @@ const struct srep_stats *srep_session__stats(const struct srep_session *s)
 	return &s->stats;
 }
 
+bool srep_stats__damaged(const struct srep_stats *st)
+{
+	return st->skipped_records || st->skipped_bytes || st->skipped_formats ||
+	       st->skipped_printk;
+}
+
 int32_t srep_session__max_cpu(const struct srep_session *s)
 {
 	return s->max_cpu;

@@ -186,12 +186,25 @@ static int blob_headers(struct blob *b)
 	return blob_named_text(b, "header_event", &p, &len);
 }
 
-/* a failed format costs that event only; remember it for one warning */
+/*
+ * A failed format costs that event only; remember it for one warning. A
+ * format libtraceevent cannot be trusted with (tp_check.c) is not handed
+ * over: the event is skipped, with a warning that names it.
+ */
 static void blob_parse_format(struct blob *b, const uint8_t *p, size_t len, const char *sys,
 			      uint64_t at)
 {
 	struct tep_event *ev = NULL;
-	enum tep_errno r = tep_parse_format(b->tep, &ev, (const char *)p, len, sys);
+	enum tep_errno r;
+	char name[64], why[160];
+
+	if (!tp_check_format((const char *)p, len, name, sizeof(name), why, sizeof(why))) {
+		diag_warn(b->s, SREP_E_TRACING, at, b->rec_type,
+			  "tracing data: event format '%s:%s' skipped: %s", sys, name, why);
+		b->s->skipped_formats++;
+		return;
+	}
+	r = tep_parse_format(b->tep, &ev, (const char *)p, len, sys);
 
 	/* when r != 0, ev may point at freed memory: do not look at it */
 	if (r == 0 && ev && !(ev->flags & TEP_EVENT_FL_FAILED))
@@ -235,6 +248,20 @@ static int blob_systems(struct blob *b)
 	return ret;
 }
 
+/* printk lines libtraceevent would read past: dropped, with a warning */
+static int parse_printk(struct blob *b, char *text, size_t len, uint64_t at)
+{
+	size_t dropped = tp_check_printk(text, len);
+
+	if (dropped) {
+		diag_warn(b->s, SREP_E_TRACING, at, b->rec_type,
+			  "tracing data: %zu printk format line(s) without 'ADDR:FORMAT' skipped",
+			  dropped);
+		b->s->skipped_printk += dropped;
+	}
+	return tep_parse_printk_formats(b->tep, text);
+}
+
 /* a sized text handed to one of libtraceevent's line parsers (NUL-terminated copy) */
 static int blob_text(struct blob *b, const char *what, unsigned width,
 		     int (*parse)(struct tep_handle *, const char *))
@@ -251,7 +278,7 @@ static int blob_text(struct blob *b, const char *what, unsigned width,
 	if (!copy)
 		return blob_fail(b, SREP_E_NOMEM, at, "%s: no memory for %zu bytes", what, len);
 	/* these only feed libtraceevent's own printing: a bad one is worth a warning */
-	if (parse(b->tep, copy) < 0)
+	if ((parse ? parse(b->tep, copy) : parse_printk(b, copy, len, at)) < 0)
 		diag_warn(b->s, SREP_E_TRACING, at, b->rec_type, "tracing data: %s could not be parsed",
 			  what);
 	free(copy);
@@ -295,7 +322,7 @@ static int blob_tail(struct blob *b, const char *version)
 	int ret = blob_kallsyms(b);
 
 	if (!ret)
-		ret = blob_text(b, "printk formats", 4, tep_parse_printk_formats);
+		ret = blob_text(b, "printk formats", 4, NULL);	/* checked: parse_printk() */
 	if (!ret && version_has_cmdlines(version))
 		ret = blob_text(b, "saved_cmdlines", 8, tep_parse_saved_cmdlines);
 	return ret;

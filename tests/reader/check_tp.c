@@ -824,6 +824,39 @@ START_TEST(test_broken_format_not_fatal)
 }
 END_TEST
 
+/*
+ * Formats libtraceevent cannot be trusted with are skipped, with a warning
+ * naming the event; the rest of the blob is read. Handed over, the first
+ * crashes libtraceevent 1.7.1 (NULL field in process_entry), the printk
+ * lines make it read past their end.
+ */
+START_TEST(test_untrusted_texts_skipped)
+{
+	static const char bad_flags[] =
+		"name: sched_switch\nID: 50\nformat:\n" COMMON_FIELDS
+		"\tfield:long prev_pid;\toffset:8;\tsize:8;\tsigned:1;\n\n"
+		"print fmt: \"%s\", __print_flags(REC->prev_state, \"|\", { 1, \"S\" })\n";
+	const char *fmts[] = { bad_flags, old_wakeup, NULL };
+	struct srep_session *s;
+	struct evsel ev;
+	struct bb b;
+
+	bb_blob(&b, false, 8, fmts, "0xffff0001 : \"fine\"\nno colon here\n");
+	s = sess_with_blob(b.buf, b.len);
+	ck_assert_uint_eq(s->skipped_formats, 1);
+	ck_assert_uint_eq(s->skipped_printk, 1);
+	ck_assert_int_eq(nr_diag, 2);
+	ck_assert_ptr_nonnull(strstr(last_diag.msg, "printk") ? last_diag.msg : NULL);
+	bind_id(s, &ev, 50);
+	ck_assert_int_eq(ev.kind, TP_NONE);	/* the skipped event is unknown */
+	free(ev.name);
+	bind_id(s, &ev, 51);
+	ck_assert_int_eq(ev.kind, TP_WAKEUP);	/* the rest is read */
+	free(ev.name);
+	sess_free(s);
+}
+END_TEST
+
 static int parse_code(const uint8_t *p, size_t len, struct srep_error *err)
 {
 	struct srep_session *s = sess_new();
@@ -1013,6 +1046,7 @@ static Suite *tp_suite(void)
 	tcase_add_loop_test(hand, test_old_kernel_formats, 0, 2);
 	tcase_add_loop_test(hand, test_generic_field_kinds, 0, 2);
 	tcase_add_test(hand, test_broken_format_not_fatal);
+	tcase_add_test(hand, test_untrusted_texts_skipped);
 	tcase_add_loop_test(hand, test_blob_damage, 0, 2);
 	tcase_add_test(hand, test_second_blob_ignored);
 	tcase_set_timeout(hand, 60);

@@ -406,11 +406,15 @@ struct srep_stats {
 	uint64_t late_events;			/* beyond the reorder window */
 	uint64_t skipped_records;		/* unreadable records stepped over */
 	uint64_t skipped_bytes;			/* bytes skipped to resynchronise */
+	uint64_t skipped_formats;		/* damaged tracepoint formats not parsed */
+	uint64_t skipped_printk;		/* damaged printk format lines dropped */
 	uint64_t bytes;				/* input bytes consumed */
 	uint64_t decompressed_bytes;
 };
 
 SREP_API const struct srep_stats *srep_session__stats(const struct srep_session *s);
+/* damage was stepped over: something above was skipped (each one was a warning) */
+SREP_API bool srep_stats__damaged(const struct srep_stats *st);
 /* perf's name for a record type ("SAMPLE", "ATTR", ...), NULL if unknown */
 SREP_API const char *srep_record_type_name(uint32_t type);
 

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * tp_check.c - the shapes of the tracing data's texts that libtraceevent
+ * trusts, checked before it parses them. Debian 12's libtraceevent 1.7.1
+ * (and 1.8.4, the newest) has three faults on hostile text:
+ *  - event-parse.c process_entry(): __print_flags(REC->x, ...) or
+ *    __print_symbolic(REC->x, ...) over a field x the format does not have
+ *    dereferences the NULL that tep_find_any_field() returned;
+ *  - event_read_fields(): a field line without a type ("field:x;") leaks
+ *    the field's name (the "no type found" path);
+ *  - tep_parse_printk_formats(): a line without ':' (or with nothing after
+ *    it) makes strdup(fmt + 1) read past the end of its copy.
+ * So an event format is handed over only if it is printable text whose
+ * field lines each have a type and a name and whose print format names
+ * only its own fields; a printk line only if it is "ADDR:TEXT". What fails
+ * is skipped and reported by the caller.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "reader.h"
+
+#define MAX_FIELDS	512	/* kernel events have a few dozen */
+
+struct fmt_fields {
+	const char *name[MAX_FIELDS];
+	size_t len[MAX_FIELDS];
+	size_t nr;
+};
+
+static bool printable(const char *p, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)p[i];
+
+		if (c != '\n' && c != '\t' && (c < 0x20 || c > 0x7e))
+			return false;
+	}
+	return true;
+}
+
+static bool is_ident(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/* "field:TYPE NAME;" or "field:TYPE NAME[N];": a type, then the name */
+static bool field_decl(const char *decl, size_t len, struct fmt_fields *ff)
+{
+	const char *end = memchr(decl, ';', len), *name, *type_end;
+
+	if (!end)
+		return false;
+	while (end > decl && isspace((unsigned char)end[-1]))
+		end--;
+	if (end > decl && end[-1] == ']') {	/* an array: the name is before its [N] */
+		while (end > decl && end[-1] != '[')
+			end--;
+		if (end > decl)
+			end--;
+	}
+	name = end;
+	while (name > decl && is_ident(name[-1]))
+		name--;
+	type_end = name;
+	while (type_end > decl && isspace((unsigned char)type_end[-1]))
+		type_end--;
+	if (name == end || type_end == decl || ff->nr == MAX_FIELDS)
+		return false;
+	ff->name[ff->nr] = name;
+	ff->len[ff->nr] = (size_t)(end - name);
+	ff->nr++;
+	return true;
+}
+
+static bool has_field(const struct fmt_fields *ff, const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < ff->nr; i++)
+		if (ff->len[i] == len && !memcmp(ff->name[i], name, len))
+			return true;
+	return false;
+}
+
+/* every REC->name outside string literals is a field of the format */
+static bool print_fmt_ok(const char *p, const char *end, const struct fmt_fields *ff,
+			 char *why, size_t why_size)
+{
+	bool quoted = false;
+
+	for (; p < end; p++) {
+		const char *n, *e;
+
+		if (quoted) {
+			if (*p == '\\' && p + 1 < end)
+				p++;
+			else if (*p == '"')
+				quoted = false;
+			continue;
+		}
+		if (*p == '"')
+			quoted = true;
+		if (quoted || end - p <= 5 || memcmp(p, "REC->", 5))
+			continue;
+		for (n = e = p + 5; e < end && is_ident(*e); e++)
+			;
+		if (!has_field(ff, n, (size_t)(e - n))) {
+			snprintf(why, why_size, "its print format names a field it lacks, '%.*s'",
+				 (int)(e - n > 40 ? 40 : e - n), n);
+			return false;
+		}
+		p = e - 1;
+	}
+	return true;
+}
+
+bool tp_check_format(const char *text, size_t len, char *name, size_t name_size,
+		     char *why, size_t why_size)
+{
+	static struct fmt_fields empty;
+	struct fmt_fields ff = empty;
+	const char *p = text, *end = text + len, *nl;
+
+	snprintf(name, name_size, "?");
+	if (len > 6 && !strncmp(text, "name: ", 6)) {
+		nl = memchr(text, '\n', len);
+		snprintf(name, name_size, "%.*s", (int)((nl ? nl : end) - text - 6), text + 6);
+		if (!printable(name, strlen(name)))
+			snprintf(name, name_size, "?");
+	}
+	if (!printable(text, len)) {
+		snprintf(why, why_size, "it is not text");
+		return false;
+	}
+	for (; p < end; p = nl + 1) {
+		const char *field;
+
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		if (!strncmp(p, "name: ", 6) && nl - p > 6)
+			snprintf(name, name_size, "%.*s", (int)(nl - p - 6), p + 6);
+		else if (!strncmp(p, "print fmt: ", 11))
+			return print_fmt_ok(p + 11, end, &ff, why, why_size);
+		field = memmem(p, (size_t)(nl - p), "field:", 6);
+		if (field && !field_decl(field + 6, (size_t)(nl - field - 6), &ff)) {
+			snprintf(why, why_size, "a field line has no type or name: '%.*s'",
+				 (int)(nl - field > 60 ? 60 : nl - field), field);
+			return false;
+		}
+	}
+	return true;
+}
+
+size_t tp_check_printk(char *text, size_t len)
+{
+	char *r = text, *w = text, *end = text + len, *nl;
+	size_t dropped = 0;
+
+	for (; r < end; r = nl + 1) {
+		char *token, *colon;
+
+		nl = memchr(r, '\n', (size_t)(end - r));
+		if (!nl)
+			nl = end;
+		if (nl == r)
+			continue;
+		/* as strtok_r() splits it: leading ':'s skipped, a word, ':', the text */
+		for (token = r; token < nl && *token == ':'; token++)
+			;
+		colon = token < nl ? memchr(token, ':', (size_t)(nl - token)) : NULL;
+		if (!colon || colon + 1 >= nl) {
+			dropped++;
+			continue;
+		}
+		memmove(w, r, (size_t)(nl - r));
+		w += nl - r;
+		*w++ = '\n';
+	}
+	*w = '\0';
+	return dropped;
+}

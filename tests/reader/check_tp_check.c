@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * check_tp_check.c - tests of src/reader/tp_check.c: the shapes of the
+ * tracing data's texts that libtraceevent is trusted with (a format whose
+ * __print_flags() names a missing field crashes it, a field without a type
+ * leaks, a printk line without ':' is read past its end).
+ */
+#include <check.h>
+#include <string.h>
+
+#include "reader.h"
+#include "testutil.h"
+
+#define COMMON "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+
+static bool check(const char *text, char *name, char *why)
+{
+	return tp_check_format(text, strlen(text), name, 64, why, 160);
+}
+
+START_TEST(good_formats_pass)
+{
+	char name[64], why[160];
+
+	ck_assert(check("name: a\nID: 1\nformat:\n" COMMON
+			"\tfield:char comm[16];\toffset:2;\tsize:16;\tsigned:1;\n"
+			"\tfield:__data_loc char[] msg;\toffset:18;\tsize:4;\tsigned:1;\n"
+			"\tfield:const char * p;\toffset:22;\tsize:8;\tsigned:0;\n\n"
+			"print fmt: \"%s %s REC->nope\", REC->comm, __get_str(msg), REC->p\n",
+			name, why));
+	ck_assert_str_eq(name, "a");
+	/* the (REC)-> form and a format without a print format */
+	ck_assert(check("name: b\nformat:\n" COMMON "\n", name, why));
+}
+END_TEST
+
+START_TEST(print_flags_over_a_missing_field)
+{
+	char name[64], why[160];
+
+	ck_assert(!check("name: sched_switch\nID: 3\nformat:\n" COMMON
+			 "\tfield:long prev_pid;\toffset:8;\tsize:8;\tsigned:1;\n\n"
+			 "print fmt: \"%s\", __print_flags(REC->prev_state, \"|\", { 1, \"S\" })\n",
+			 name, why));
+	ck_assert_str_eq(name, "sched_switch");
+	ck_assert_ptr_nonnull(strstr(why, "'prev_state'"));
+}
+END_TEST
+
+START_TEST(field_without_type)
+{
+	char name[64], why[160];
+
+	ck_assert(!check("name: x\nformat:\n" COMMON "\tfield:prev_pid;\toffset:8;\tsize:4;\n",
+			 name, why));
+	ck_assert_ptr_nonnull(strstr(why, "no type or name"));
+	ck_assert(!check("name: x\nformat:\n\tfield: ;\toffset:8;\n", name, why));
+}
+END_TEST
+
+START_TEST(binary_is_not_a_format)
+{
+	static const char text[] = "name: y\nformat:\n" COMMON "\x01\x80";
+	char name[64], why[160];
+
+	ck_assert(!tp_check_format(text, sizeof(text) - 1, name, sizeof(name), why, sizeof(why)));
+	ck_assert_str_eq(name, "y");
+	ck_assert_str_eq(why, "it is not text");
+}
+END_TEST
+
+START_TEST(printk_lines_without_a_colon_dropped)
+{
+	char text[] = "0x1 : \"one\"\nnocolon\n0x2:\n:x\n\n0x3:\"three\"";
+
+	ck_assert_uint_eq(tp_check_printk(text, strlen(text)), 3);
+	ck_assert_str_eq(text, "0x1 : \"one\"\n0x3:\"three\"\n");
+}
+END_TEST
+
+static Suite *tp_check_suite(void)
+{
+	Suite *s = suite_create("tp_check");
+	TCase *tc = tcase_create("shapes");
+
+	tcase_add_test(tc, good_formats_pass);
+	tcase_add_test(tc, print_flags_over_a_missing_field);
+	tcase_add_test(tc, field_without_type);
+	tcase_add_test(tc, binary_is_not_a_format);
+	tcase_add_test(tc, printk_lines_without_a_colon_dropped);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return tu_run_suite(tp_check_suite());
+}

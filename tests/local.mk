@@ -74,6 +74,7 @@ AM_TESTS_ENVIRONMENT = \
 	CK_DEFAULT_TIMEOUT=60; export CK_DEFAULT_TIMEOUT; \
 	SREP_TOP_SRCDIR='$(abs_top_srcdir)'; export SREP_TOP_SRCDIR; \
 	SREP_TOP_BUILDDIR='$(abs_top_builddir)'; export SREP_TOP_BUILDDIR; \
+	SREP_CC='$(CC)'; SREP_LDFLAGS='$(SREP_LDFLAGS)'; export SREP_CC SREP_LDFLAGS; \
 	SREP_BIN='$(abs_top_builddir)/schedrep'; export SREP_BIN;
 
 # the suites of the code that runs threads (replay's mockups, the exporters'

@@ -158,7 +158,8 @@ bool tp_check_format(const char *text, size_t len, char *name, size_t name_size,
 
 size_t tp_check_printk(char *text, size_t len)
 {
-	char *r = text, *w = text, *end = text + len, *nl;
+	/* libtraceevent's copy ends at the first NUL: so do the lines it splits */
+	char *r = text, *w = text, *end = text + strnlen(text, len), *nl;
 	size_t dropped = 0;
 
 	for (; r < end; r = nl + 1) {

@@ -18,7 +18,9 @@ PC=$(find "$ROOT" -name schedrep.pc)
 LIBDIR=$(dirname "$(dirname "$PC")")
 [ -f "$LIBDIR/libschedrep.so.0" ] || fail "no libschedrep.so.0 beside the pkg-config file"
 FLAGS=$(PKG_CONFIG_PATH=$(dirname "$PC") PKG_CONFIG_SYSROOT_DIR="$ROOT" pkg-config --cflags --libs schedrep)
-cc -Wall -Wextra -Werror -o "$TMP/switches" "$SREP_TOP_SRCDIR/docs/examples/switches.c" $FLAGS ||
+# the build's compiler and link flags: a sanitizer build's library needs its runtime
+${SREP_CC:-cc} -Wall -Wextra -Werror ${SREP_LDFLAGS:-} -o "$TMP/switches" \
+	"$SREP_TOP_SRCDIR/docs/examples/switches.c" $FLAGS ||
 	fail "the example does not build against the installed library ($FLAGS)"
 LD_LIBRARY_PATH="$LIBDIR" ldd "$TMP/switches" | grep -q "$LIBDIR/libschedrep.so.0" ||
 	fail "the example is not linked against the installed libschedrep.so.0"

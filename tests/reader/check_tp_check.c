@@ -73,8 +73,13 @@ START_TEST(printk_lines_without_a_colon_dropped)
 {
 	char text[] = "0x1 : \"one\"\nnocolon\n0x2:\n:x\n\n0x3:\"three\"";
 
+	char nul[] = "0x4 : \"four\"\n0x5 :\0 \"hidden\"\n0x6 : \"six\"";
+
 	ck_assert_uint_eq(tp_check_printk(text, strlen(text)), 3);
 	ck_assert_str_eq(text, "0x1 : \"one\"\n0x3:\"three\"\n");
+	/* what follows a NUL is not seen by libtraceevent: "0x5 :" ends there */
+	ck_assert_uint_eq(tp_check_printk(nul, sizeof(nul) - 1), 1);
+	ck_assert_str_eq(nul, "0x4 : \"four\"\n");
 }
 END_TEST
 

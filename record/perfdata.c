@@ -171,7 +171,8 @@ static int file_data(struct pd_out *o, const uint8_t *p, size_t len, struct srep
 	if (pos < o->committed + o->table_len) {
 		hold = (size_t)(o->committed + o->table_len - pos);
 		hold = hold < len ? hold : len;
-		memcpy(o->held + o->held_len, p, hold);
+		if (hold)	/* p may be NULL when there is nothing to write */
+			memcpy(o->held + o->held_len, p, hold);
 		o->held_len += hold;
 	}
 	if (len > hold && pwrite_all(o, p + hold, len - hold, o->data_off + pos + hold, err))
@@ -188,7 +189,7 @@ static int put_size_and_bitmap(struct pd_out *o, uint64_t size, struct srep_erro
 
 	srep_put64(hdr, size, REC_BE);
 	for (i = 0; i < 4; i++)
-		srep_put64(hdr + OFF_BITMAP - OFF_DATA_SIZE + 8 * i, o->bitmap[i], REC_BE);
+		srep_put64(hdr + (OFF_BITMAP - OFF_DATA_SIZE) + 8 * i, o->bitmap[i], REC_BE);
 	return pwrite_all(o, hdr, sizeof(hdr), OFF_DATA_SIZE, err);
 }
 

@@ -202,6 +202,13 @@ static int read_nrcpus(struct srep_session *s, struct srep_cur *c, struct srep_e
 		ret = read_u32(c, &online, "nr_cpus_online", err);
 	if (ret)
 		return ret;
+	/* counts that cannot be real would size per-CPU arrays of every consumer */
+	if (avail > SREP_MAX_CPUS || online > SREP_MAX_CPUS) {
+		diag_warn(s, SREP_E_CORRUPT, c->off - 8, -1,
+			  "NRCPUS: %u available, %u online is beyond %u CPUs: taken as unknown",
+			  avail, online, SREP_MAX_CPUS);
+		return 0;
+	}
 	s->meta.nr_cpus_avail = (int32_t)avail;
 	s->meta.nr_cpus_online = (int32_t)online;
 	return 0;

@@ -472,6 +472,15 @@ int model_decode(struct srep_session *s, const struct order_entry *e, bool *has_
 	ev->priv = NULL;		/* after the union: set again by tracepoint samples only */
 	ev->time = e->time;
 	ev->cpu = e->cpu;
+	if (e->cpu >= 0 && (uint32_t)e->cpu >= SREP_MAX_CPUS) {
+		/* a CPU number no machine has: unknown, rather than an index into nowhere */
+		if (!s->warned_cpu)
+			diag_warn(s, SREP_E_CORRUPT, e->file_off, (int64_t)type,
+				  "CPU %d is beyond %u CPUs: taken as unknown (warned once)",
+				  e->cpu, SREP_MAX_CPUS);
+		s->warned_cpu = true;
+		ev->cpu = -1;
+	}
 	ev->evsel = e->evsel;
 	ev->pid = ev->tid = -1;
 	ev->flags = (e->late ? SREP_EVF_LATE : 0) | (e->time ? 0 : SREP_EVF_NO_TIME);

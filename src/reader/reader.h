@@ -425,6 +425,7 @@ struct srep_session {
 	bool seen_kernel_record;
 	bool google_legacy;		/* ChromiumOS perf 3.3 in-band header records */
 	bool warned_unknown_id;
+	bool warned_cpu;		/* an impossible CPU number was reported */
 
 	struct srep_stats stats;
 	struct task_table tasks;

@@ -122,7 +122,8 @@ int dso_file_build_id(const char *path, uint8_t *id, size_t size)
 			len = 0;	/* an ELF file without a build id */
 		if ((size_t)len > size)
 			len = (ssize_t)size;
-		memcpy(id, bits, (size_t)len);
+		if (len > 0)
+			memcpy(id, bits, (size_t)len);
 	}
 	elf_end(elf);
 	close(fd);

@@ -280,6 +280,32 @@ START_TEST(hidden_features_still_read)
 END_TEST
 
 /* rounds shorter than the feature table: the held-back bytes still land */
+/* a round with nothing in it (found by fuzz_record: memcpy from NULL) */
+START_TEST(empty_rounds)
+{
+	struct srep_error err = { 0 };
+	struct srep_session *s;
+	struct writer_env w;
+	struct pd_out pd;
+	int fd;
+
+	env_init(&w, false);
+	fd = open(w.path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	ck_assert_int_eq(pd_begin(&pd, fd, false, w.path, &w.meta, &err), 0);
+	ck_assert_int_eq(pd_records(&pd, NULL, 0, &err), 0);
+	ck_assert_int_eq(pd_finished_round(&pd, &err), 0);
+	ck_assert_int_eq(pd_records(&pd, NULL, 0, &err), 0);
+	ck_assert_int_eq(pd_finish(&pd, &err), 0);
+	pd_free(&pd);
+	close(fd);
+	s = read_back(w.path);
+	ck_assert_uint_eq(srep_session__stats(s)->records[REC_SAMPLE], 0);
+	ck_assert_uint_eq(srep_session__stats(s)->records[REC_FINISHED_ROUND], 1);
+	srep_session__delete(s);
+	env_free(&w);
+}
+END_TEST
+
 START_TEST(tiny_rounds)
 {
 	struct srep_error err = { 0 };
@@ -327,6 +353,7 @@ int main(void)
 	tcase_add_test(tc, events_decode);
 	tcase_add_test(tc, uncommitted_round_is_not_read);
 	tcase_add_test(tc, hidden_features_still_read);
+	tcase_add_test(tc, empty_rounds);
 	tcase_add_test(tc, tiny_rounds);
 	suite_add_tcase(s, tc);
 	return tu_run_suite(s);

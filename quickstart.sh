@@ -15,7 +15,7 @@ BUILD_DEPS="autoconf automake libtool make gcc pkg-config pandoc libtraceevent-d
 # outputs, xmllint and chromium (headless: renders the SVG and the compare
 # report) for the convert and compare tests, jq for their JSON, crit (criu)
 # to read the CRIU images back, hyperfine/time for the bench scripts
-TEST_DEPS="linux-perf xz-utils zstd libxml2-utils time jq chromium criu"
+TEST_DEPS="linux-perf xz-utils zstd libxml2-utils time jq chromium criu clang libclang-rt-14-dev"
 
 need_packages() {
 	missing=""
@@ -64,6 +64,10 @@ test)
 	# the suites of threaded code (replay, the exporters' writer) under ThreadSanitizer
 	build build-tsan --enable-tsan
 	make -C build-tsan -j"$(nproc)" check-threads
+	# clang's ASan+UBSan (which see what GCC's do not): the regression inputs, damage,
+	# the corpus, and each libFuzzer target for 20 s (tests/fuzz/)
+	build build-fuzz CC=clang --enable-fuzzers
+	make -C build-fuzz -j"$(nproc)" fuzz-check
 	make -C build -j"$(nproc)" distcheck >/dev/null
 	echo "quickstart: all tests passed"
 	;;

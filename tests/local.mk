@@ -85,4 +85,10 @@ THREAD_UNIT_TESTS = tests/replay/check_replay_plan tests/replay/check_replay_run
 THREAD_TESTS = $(THREAD_UNIT_TESTS) tests/cli/replay.sh tests/cli/convert.sh
 check-threads: schedrep $(THREAD_UNIT_TESTS) $(TEST_TOOLS)
 	$(MAKE) $(AM_MAKEFLAGS) check-TESTS TESTS='$(THREAD_TESTS)'
-.PHONY: check-threads
+.PHONY: check-threads fuzz-check
+
+# the fuzz targets and their driver ship in the tarball even when not built
+EXTRA_DIST += tests/fuzz/local.mk tests/fuzz/run.sh tests/fuzz/fuzz.h tests/fuzz/fuzz.c \
+	tests/fuzz/fuzz_reader.c tests/fuzz/fuzz_pipe.c tests/fuzz/fuzz_export.c \
+	tests/fuzz/fuzz_symbols.c tests/fuzz/fuzz_record.c tests/fuzz/seeds.c \
+	tests/data/bad

@@ -3,7 +3,6 @@
  * rectest.c - records as the kernel writes them for the recorder's events,
  * built by hand for the recorder's Check suites (see rectest.h).
  */
-#include <check.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,19 @@
 #include <unistd.h>
 
 #include "rectest.h"
+
+/*
+ * These helpers also serve the fuzz targets, which run outside Check (whose
+ * ck_assert reports through the test runner): a broken helper says where
+ * and aborts, which Check reports as a failed test too.
+ */
+#define RT_CHECK(cond) do { if (!(cond)) rt_fail(__FILE__, __LINE__, #cond); } while (0)
+
+static void rt_fail(const char *file, int line, const char *what)
+{
+	fprintf(stderr, "%s:%d: %s\n", file, line, what);
+	abort();
+}
 
 int rt_evlist(struct rec_evlist *el, bool waking_only)
 {
@@ -22,15 +34,15 @@ int rt_evlist(struct rec_evlist *el, bool waking_only)
 	size_t i;
 	int c;
 
-	ck_assert_int_eq(evlist_build(el, &o, RT_TRACEFS, &err), 0);
+	RT_CHECK(evlist_build(el, &o, RT_TRACEFS, &err) == 0);
 	for (i = 0; i < el->nr; i++) {
 		el->ev[i].ids = calloc(RT_NR_CPUS, sizeof(uint64_t));
-		ck_assert_ptr_nonnull(el->ev[i].ids);
+		RT_CHECK(el->ev[i].ids != NULL);
 		for (c = 0; c < RT_NR_CPUS; c++)
 			el->ev[i].ids[c] = rt_id(el, (int)i, c);
 		el->ev[i].nr_ids = RT_NR_CPUS;
 	}
-	ck_assert_int_eq(evlist_index_ids(el, &err), 0);
+	RT_CHECK(evlist_index_ids(el, &err) == 0);
 	return 0;
 }
 
@@ -63,7 +75,7 @@ static size_t sample(struct rec_buf *b, uint64_t id, uint64_t time, int cpu, int
 	size_t raw_padded = (4 + raw_len + 7) / 8 * 8, size = 8 + 6 * 8 + raw_padded, start = b->len;
 	uint8_t h[8];
 
-	ck_assert_int_eq(buf_zero(b, size), 0);
+	RT_CHECK(buf_zero(b, size) == 0);
 	srep_put32(h, REC_SAMPLE, REC_BE);
 	srep_put16(h + 4, 2, REC_BE);
 	srep_put16(h + 6, (uint16_t)size, REC_BE);
@@ -115,9 +127,9 @@ void rt_wakeup(struct rec_buf *b, const struct rec_evlist *el, uint64_t time, in
 static void trailer(struct rec_buf *b, const struct rec_evlist *el, uint64_t time, int cpu,
 		    int32_t pid)
 {
-	ck_assert_int_eq(buf_u32(b, (uint32_t)pid) | buf_u32(b, (uint32_t)pid) | buf_u64(b, time) |
+	RT_CHECK((buf_u32(b, (uint32_t)pid) | buf_u32(b, (uint32_t)pid) | buf_u64(b, time) |
 			 buf_u32(b, (uint32_t)cpu) | buf_u32(b, 0) |
-			 buf_u64(b, rt_id(el, (int)el->sideband, cpu)), 0);
+			 buf_u64(b, rt_id(el, (int)el->sideband, cpu))) == 0);
 }
 
 static void finish(struct rec_buf *b, size_t start)
@@ -132,9 +144,9 @@ void rt_comm(struct rec_buf *b, const struct rec_evlist *el, uint64_t time, int 
 	char name[16] = { 0 };
 
 	strncpy(name, comm, sizeof(name) - 1);
-	ck_assert_int_eq(buf_u32(b, REC_COMM) | buf_u16(b, 0) | buf_u16(b, 0) |
+	RT_CHECK((buf_u32(b, REC_COMM) | buf_u16(b, 0) | buf_u16(b, 0) |
 			 buf_u32(b, (uint32_t)pid) | buf_u32(b, (uint32_t)pid) |
-			 buf_put(b, name, sizeof(name)), 0);
+			 buf_put(b, name, sizeof(name))) == 0);
 	trailer(b, el, time, cpu, pid);
 	finish(b, start);
 }
@@ -143,8 +155,8 @@ void rt_lost(struct rec_buf *b, const struct rec_evlist *el, uint64_t time, int 
 {
 	size_t start = b->len;
 
-	ck_assert_int_eq(buf_u32(b, REC_LOST) | buf_u16(b, 0) | buf_u16(b, 0) |
-			 buf_u64(b, rt_id(el, 0, cpu)) | buf_u64(b, lost), 0);
+	RT_CHECK((buf_u32(b, REC_LOST) | buf_u16(b, 0) | buf_u16(b, 0) |
+			 buf_u64(b, rt_id(el, 0, cpu)) | buf_u64(b, lost)) == 0);
 	trailer(b, el, time, cpu, -1);
 	finish(b, start);
 }
@@ -170,13 +182,13 @@ void rt_write(const char *path, const struct rec_evlist *el, const struct rec_bu
 	struct pd_out pd;
 	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
 
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(tracefs_tracing_data(RT_TRACEFS, el, &tracing, &err), 0);
-	ck_assert_int_eq(features_collect(&fs, &in, &err), 0);
-	ck_assert_int_eq(pd_begin(&pd, fd, false, path, &meta, &err), 0);
-	ck_assert_int_eq(pd_records(&pd, records->p, records->len, &err), 0);
-	ck_assert_int_eq(pd_finished_round(&pd, &err), 0);
-	ck_assert_int_eq(pd_finish(&pd, &err), 0);
+	RT_CHECK(fd >= 0);
+	RT_CHECK(tracefs_tracing_data(RT_TRACEFS, el, &tracing, &err) == 0);
+	RT_CHECK(features_collect(&fs, &in, &err) == 0);
+	RT_CHECK(pd_begin(&pd, fd, false, path, &meta, &err) == 0);
+	RT_CHECK(pd_records(&pd, records->p, records->len, &err) == 0);
+	RT_CHECK(pd_finished_round(&pd, &err) == 0);
+	RT_CHECK(pd_finish(&pd, &err) == 0);
 	pd_free(&pd);
 	features_free(&fs);
 	buf_free(&tracing);

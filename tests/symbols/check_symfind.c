@@ -59,7 +59,7 @@ static bool setup(struct env *e)
 	mkdir(e->symfs, 0755);
 	mkdir(e->cache, 0755);
 	for (i = 0; i < 20; i++)
-		sscanf(X86_ID + 2 * i, "%2hhx", &e->id[i]);
+		sscanf(&X86_ID[2 * i], "%2hhx", &e->id[i]);
 	return true;
 }
 

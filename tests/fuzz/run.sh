@@ -4,7 +4,7 @@
 #   run.sh smoke BUILDDIR SECONDS        each target SECONDS on its seeds and
 #                                        every regression input (CI); fails on
 #                                        any finding
-#   run.sh campaign BUILDDIR SECONDS OUT each target SECONDS, keeping its
+#   run.sh campaign BUILDDIR SECONDS OUT each target (FUZZ_TARGETS, default all) SECONDS, keeping its
 #                                        growing corpus and findings in OUT/TARGET/;
 #                                        prints executions, coverage, findings
 #
@@ -22,7 +22,7 @@ MODE=${1:?usage: run.sh smoke|campaign BUILDDIR SECONDS [OUT]}
 B=$(cd "${2:?}" && pwd)
 SECONDS_EACH=${3:?}
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
-TARGETS="fuzz_reader fuzz_pipe fuzz_export fuzz_symbols fuzz_record"
+TARGETS=${FUZZ_TARGETS:-"fuzz_reader fuzz_pipe fuzz_export fuzz_symbols fuzz_record"}
 WORK=${4:-$(mktemp -d "${TMPDIR:-/tmp}/schedrep-fuzz-XXXXXX")}
 mkdir -p "$WORK"
 

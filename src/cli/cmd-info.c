@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "info.h"
 
 static const char info_usage[] =
 	"usage: schedrep info [--json] [--stats] [--kallsyms <file>] [--vmlinux <file>] "
@@ -180,6 +181,7 @@ static void print_text(const struct srep_session *s, bool stats_only, const stru
 		       const struct srep_symbolizer *sy)
 {
 	text_header(srep_session__meta(s));
+	info_features_text(srep_session__meta(s));
 	text_counts(s);
 	if (stats_only) {
 		const struct srep_stats *st = srep_session__stats(s);
@@ -189,11 +191,10 @@ static void print_text(const struct srep_session *s, bool stats_only, const stru
 		return;
 	}
 	text_model(s, c);
+	info_schedstat_text(s);
 	cli_symbols_summary(stdout, "callchains:    ", sy);
 }
 
-int info_json(const struct srep_session *s, bool stats_only, const uint64_t *kinds,
-	      const struct srep_symbolizer *sy);
 
 
 int cmd_info(int argc, char **argv)

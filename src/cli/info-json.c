@@ -4,9 +4,11 @@
  * document: built with cJSON.
  */
 #include <cjson/cJSON.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "cli.h"
+#include "info.h"
 
 int info_json(const struct srep_session *s, bool stats_only, const uint64_t *kinds,
 	      const struct srep_symbolizer *sy);
@@ -25,6 +27,26 @@ static cJSON *num_or_null(int64_t v)
 static void add_u64(cJSON *o, const char *key, uint64_t v)
 {
 	cJSON_AddItemToObject(o, key, cJSON_CreateNumber((double)v));
+}
+
+/* the header features present, by perf's names ("FEATURE_N" when unknown) */
+static void add_features(cJSON *root, const struct srep_meta *m)
+{
+	cJSON *f = cJSON_AddArrayToObject(root, "features");
+	char other[32];
+	unsigned bit;
+
+	for (bit = 0; bit < 256; bit++) {
+		const char *name = srep_feature_name(bit);
+
+		if (!(m->features[bit / 64] >> (bit % 64) & 1))
+			continue;
+		if (!name) {
+			snprintf(other, sizeof(other), "FEATURE_%u", bit);
+			name = other;
+		}
+		cJSON_AddItemToArray(f, cJSON_CreateString(name));
+	}
 }
 
 static void add_header(cJSON *root, const struct srep_meta *m)
@@ -56,6 +78,7 @@ static void add_header(cJSON *root, const struct srep_meta *m)
 		cJSON_AddNullToObject(root, "cmdline");
 	}
 	cJSON_AddItemToObject(root, "compressed", cJSON_CreateBool(m->compressed));
+	add_features(root, m);
 }
 
 static void add_counts(cJSON *root, const struct srep_session *s)
@@ -166,8 +189,10 @@ int info_json(const struct srep_session *s, bool stats_only, const uint64_t *kin
 	cJSON_AddNumberToObject(root, "version", 1);
 	add_header(root, srep_session__meta(s));
 	add_counts(root, s);
-	if (!stats_only)
+	if (!stats_only) {
 		add_model(root, s, kinds);
+		info_schedstat_json(root, s);
+	}
 	add_loss(root, s, stats_only);
 	add_callchains(root, sy);
 	dmg = cJSON_AddObjectToObject(root, "damage");

@@ -45,6 +45,7 @@ enum {
 	PERF_RECORD_TIME_CONV = 79, PERF_RECORD_HEADER_FEATURE = 80,
 	PERF_RECORD_COMPRESSED = 81, PERF_RECORD_FINISHED_INIT = 82,
 	PERF_RECORD_COMPRESSED2 = 83, PERF_RECORD_BPF_METADATA = 84,
+	PERF_RECORD_SCHEDSTAT_CPU = 85, PERF_RECORD_SCHEDSTAT_DOMAIN = 86,
 };
 
 #define PERF_RECORD_MISC_CPUMODE_MASK	0x7
@@ -431,6 +432,12 @@ struct srep_session {
 	struct task_table tasks;
 
 	struct loss_tracker loss;	/* the data-loss figure (loss.h) */
+	struct schedstat {		/* schedstat.c */
+		int version;
+		uint64_t cpu_records, domain_records;
+		struct srep_schedstat_cpu *cpus;
+		size_t nr_cpus, cap_cpus;
+	} schedstat;
 
 	/* tasks: after a prescan the complete table is kept apart from the live one */
 	struct task_table prescanned;
@@ -519,6 +526,11 @@ int tp_field_by_name(const struct tp_event *tpe, const uint8_t *raw, uint32_t ra
 
 struct jsonin;
 struct jsonin_fields;
+
+/* schedstat.c: a SCHEDSTAT_CPU or _DOMAIN record's body (after its header) */
+int schedstat_record(struct srep_session *s, uint32_t type, const uint8_t *body, size_t len,
+		     uint64_t off, struct srep_error *err);
+void schedstat_free(struct srep_session *s);
 
 /*
  * records (records.c): read the stream until a record can be delivered in

@@ -353,6 +353,9 @@ static int apply_user(struct srep_session *s, const struct rec *r, uint64_t extr
 	case PERF_RECORD_FINISHED_INIT:
 		order_round(&s->q);
 		return 0;
+	case PERF_RECORD_SCHEDSTAT_CPU:
+	case PERF_RECORD_SCHEDSTAT_DOMAIN:
+		return schedstat_record(s, r->type, r->p + HDR_SIZE, r->size - HDR_SIZE, r->off, err);
 	default:
 		return 0;	/* counted; nothing in it that the model needs */
 	}

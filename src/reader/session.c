@@ -156,6 +156,7 @@ void srep_session__delete(struct srep_session *s)
 	if (s->fmt)
 		s->fmt->free(s);
 	free_descriptions(s);
+	schedstat_free(s);
 	owned_free_all(s);
 	order_free(&s->q);
 	task_table_free(&s->tasks);
@@ -407,10 +408,26 @@ const char *srep_record_type_name(uint32_t type)
 		[64] = "ATTR", "EVENT_TYPE", "TRACING_DATA", "BUILD_ID", "FINISHED_ROUND",
 		"ID_INDEX", "AUXTRACE_INFO", "AUXTRACE", "AUXTRACE_ERROR", "THREAD_MAP", "CPU_MAP",
 		"STAT_CONFIG", "STAT", "STAT_ROUND", "EVENT_UPDATE", "TIME_CONV", "FEATURE",
-		"COMPRESSED", "FINISHED_INIT", "COMPRESSED2", "BPF_METADATA",
+		"COMPRESSED", "FINISHED_INIT", "COMPRESSED2", "BPF_METADATA", "SCHEDSTAT_CPU",
+		"SCHEDSTAT_DOMAIN",
 	};
 
 	return type < sizeof(names) / sizeof(names[0]) ? names[type] : NULL;
+}
+
+/* perf's header features (tools/perf/util/header.h), newest last */
+const char *srep_feature_name(unsigned feature)
+{
+	static const char *const names[] = {
+		[1] = "TRACING_DATA", "BUILD_ID", "HOSTNAME", "OSRELEASE", "VERSION", "ARCH",
+		"NRCPUS", "CPUDESC", "CPUID", "TOTAL_MEM", "CMDLINE", "EVENT_DESC",
+		"CPU_TOPOLOGY", "NUMA_TOPOLOGY", "BRANCH_STACK", "PMU_MAPPINGS", "GROUP_DESC",
+		"AUXTRACE", "STAT", "CACHE", "SAMPLE_TIME", "MEM_TOPOLOGY", "CLOCKID",
+		"DIR_FORMAT", "BPF_PROG_INFO", "BPF_BTF", "COMPRESSED", "CPU_PMU_CAPS",
+		"CLOCK_DATA", "HYBRID_TOPOLOGY", "PMU_CAPS", "CPU_DOMAIN_INFO", "CLN_SIZE",
+	};
+
+	return feature < sizeof(names) / sizeof(names[0]) ? names[feature] : NULL;
 }
 
 const char *srep_event_kind_name(enum srep_event_kind kind)

@@ -147,6 +147,86 @@ START_TEST(stray_bytes_after_a_pipe)
 END_TEST
 
 /* counting only sees every record the full walk sees, in every container */
+/* a SCHEDSTAT_CPU body: timestamp, cpu, version, padding, the nine counters */
+static size_t schedstat_cpu(uint8_t *b, bool be, uint64_t t, uint32_t cpu, uint32_t base)
+{
+	int i;
+
+	srep_put64(b, t, be);
+	srep_put32(b + 8, cpu, be);
+	srep_put16(b + 12, 15, be);
+	srep_put16(b + 14, 0, be);
+	for (i = 0; i < 6; i++)
+		srep_put32(b + 16 + 4 * i, base + (uint32_t)i, be);
+	for (i = 0; i < 3; i++)
+		srep_put64(b + 40 + 8 * i, (uint64_t)base * 1000 + (uint64_t)i, be);
+	return 64;
+}
+
+/* perf sched stats' snapshots: read in either byte order, named, summed per CPU */
+START_TEST(schedstat_records)
+{
+	struct fixture_opts o = { .big_endian = _i & 1, .word_size = 8, .pipe = _i & 2 };
+	struct fixture *fx = fixture_new(&o);
+	struct srep_session *s = NULL;
+	const struct srep_schedstat_cpu *c;
+	struct srep_error err = { 0 };
+	struct tu_events ev = { 0 };
+	uint64_t cpu_recs, dom_recs;
+	uint8_t body[64], dom[24] = { 0 };
+	uint8_t *buf = NULL;
+	size_t len, n;
+	int version;
+
+	ck_assert_ptr_nonnull(fx);
+	ck_assert_int_eq(fixture_raw_record(fx, 85, 0, body, schedstat_cpu(body, o.big_endian, T0, 1, 10)), 0);
+	srep_put64(dom, T0, o.big_endian);
+	srep_put32(dom + 8, 1, o.big_endian);
+	srep_put16(dom + 12, 15, o.big_endian);
+	ck_assert_int_eq(fixture_raw_record(fx, 86, 0, dom, sizeof(dom)), 0);
+	fixture_switch(fx, T0 + 10, 0, "a", 10, 120, FIXTURE_STATE_S, "b", 11, 120);
+	ck_assert_int_eq(fixture_raw_record(fx, 85, 0, body, schedstat_cpu(body, o.big_endian, T0 + 99, 1, 50)), 0);
+	ck_assert_int_eq(fixture_raw_record(fx, 85, 0, body, 20), 0);	/* too short: skipped */
+	ck_assert_int_eq(fixture_write_mem(fx, &buf, &len, NULL), 0);
+	ck_assert_int_eq(tu_open_mem(buf, len, 0, NULL, &s, &err), 0);
+	ck_assert_int_eq(tu_collect(s, &ev, &err), 0);
+	ck_assert_str_eq(srep_record_type_name(85), "SCHEDSTAT_CPU");
+	ck_assert_str_eq(srep_record_type_name(86), "SCHEDSTAT_DOMAIN");
+	ck_assert_uint_eq(srep_session__stats(s)->records[85], 3);
+	ck_assert_uint_eq(srep_session__stats(s)->records[86], 1);
+	ck_assert_uint_eq(srep_session__stats(s)->skipped_records, 1);
+	n = srep_session__schedstat(s, &version, &cpu_recs, &dom_recs);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_int_eq(version, 15);
+	ck_assert_uint_eq(cpu_recs, 2);
+	ck_assert_uint_eq(dom_recs, 1);
+	c = srep_session__schedstat_cpu(s, 0);
+	ck_assert_uint_eq(c->cpu, 1);
+	ck_assert_uint_eq(c->snapshots, 2);
+	ck_assert_uint_eq(c->first_time, T0);
+	ck_assert_uint_eq(c->last_time, T0 + 99);
+	ck_assert_uint_eq(c->last[2] - c->first[2], 40);		/* sched_count */
+	ck_assert_uint_eq(c->last[8] - c->first[8], 40000);	/* pcount */
+	ck_assert_str_eq(srep_schedstat_cpu_field_name(8), "pcount");
+	ck_assert_ptr_null(srep_session__schedstat_cpu(s, 1));
+	tu_events_free(&ev);
+	srep_session__delete(s);
+	fixture_free(fx);
+	free(buf);
+}
+END_TEST
+
+START_TEST(newest_features_named)
+{
+	ck_assert_str_eq(srep_feature_name(3), "HOSTNAME");
+	ck_assert_str_eq(srep_feature_name(24), "DIR_FORMAT");
+	ck_assert_str_eq(srep_feature_name(32), "CPU_DOMAIN_INFO");
+	ck_assert_str_eq(srep_feature_name(33), "CLN_SIZE");
+	ck_assert_ptr_null(srep_feature_name(34));
+	ck_assert_ptr_null(srep_feature_name(0));
+}
+END_TEST
+
 START_TEST(counting_equals_reading)
 {
 	struct fixture_opts o = { .big_endian = _i & 1, .word_size = _i & 2 ? 4 : 8,
@@ -188,6 +268,8 @@ int main(void)
 	tcase_add_test(tc, google_legacy_features);
 	tcase_add_test(tc, stray_bytes_after_a_pipe);
 	tcase_add_loop_test(tc, counting_equals_reading, 0, 16);
+	tcase_add_loop_test(tc, schedstat_records, 0, 4);
+	tcase_add_test(tc, newest_features_named);
 	suite_add_tcase(s, tc);
 	return tu_run_suite(s);
 }

@@ -435,7 +435,8 @@ START_TEST(record_type_names)
 	}
 	ck_assert_str_eq(srep_record_type_name(PERF_RECORD_COMPRESSED2), "COMPRESSED2");
 	ck_assert_ptr_null(srep_record_type_name(0));
-	ck_assert_ptr_null(srep_record_type_name(85));
+	ck_assert_str_eq(srep_record_type_name(86), "SCHEDSTAT_DOMAIN");
+	ck_assert_ptr_null(srep_record_type_name(87));
 	ck_assert_ptr_null(srep_record_type_name(127));
 	ck_assert_ptr_null(srep_record_type_name(SREP_NR_RECORD_TYPES));
 	ck_assert_ptr_null(srep_record_type_name(0xffffffffu));

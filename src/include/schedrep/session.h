@@ -413,9 +413,30 @@ struct srep_stats {
 };
 
 SREP_API const struct srep_stats *srep_session__stats(const struct srep_session *s);
+
+/* ---- /proc/schedstat snapshots ('perf sched stats record', perf 6.18+) ---- */
+#define SREP_SCHEDSTAT_CPU_FIELDS 9
+
+/* a CPU's first and last snapshot of its counters (names: srep_schedstat_cpu_field_name) */
+struct srep_schedstat_cpu {
+	uint32_t cpu;
+	uint64_t snapshots;
+	uint64_t first_time, last_time;
+	uint64_t first[SREP_SCHEDSTAT_CPU_FIELDS], last[SREP_SCHEDSTAT_CPU_FIELDS];
+};
+
+/* the CPUs with snapshots; the schedstat version and the records of each kind */
+SREP_API size_t srep_session__schedstat(const struct srep_session *s, int *version,
+					uint64_t *cpu_records, uint64_t *domain_records);
+SREP_API const struct srep_schedstat_cpu *srep_session__schedstat_cpu(const struct srep_session *s,
+								       size_t idx);
+/* "yld_count", "sched_count", ... "pcount"; NULL out of range */
+SREP_API const char *srep_schedstat_cpu_field_name(int idx);
+/* perf's name of a header feature ("HOSTNAME", "CPU_DOMAIN_INFO", ...), NULL if unknown */
+SREP_API const char *srep_feature_name(unsigned feature);
 /* damage was stepped over: something above was skipped (each one was a warning) */
 SREP_API bool srep_stats__damaged(const struct srep_stats *st);
-/* perf's name for a record type ("SAMPLE", "ATTR", ...), NULL if unknown */
+/* perf's name for a record type ("SAMPLE", "ATTR", "SCHEDSTAT_CPU", ...), NULL if unknown */
 SREP_API const char *srep_record_type_name(uint32_t type);
 
 #ifdef __cplusplus

@@ -213,6 +213,25 @@ static int read_attrs(struct srep_session *s, const struct file_header *h, struc
 }
 
 /* feature damage is a warning: the records can still be read */
+/*
+ * A file cut inside its data section (a recorder killed, a disk full): the
+ * records before the cut are read; what is lost is said once, here, and the
+ * error at the cut says where the last record stopped. The header features,
+ * written after the data, are gone with their tracepoint formats and names.
+ */
+static void cut_short(struct srep_session *s)
+{
+	uint64_t missing = s->data_end - s->in.size;
+
+	diag_warn(s, SREP_E_TRUNCATED, s->in.size, -1,
+		  "the file is cut short: it ends at 0x%" PRIx64 ", inside its data section, "
+		  "which should end at 0x%" PRIx64 " (%" PRIu64 " bytes, %.1f%% of it, are missing); "
+		  "the header features after the data are lost with it (tracepoint formats and "
+		  "event names among them: tracepoint samples cannot be decoded); the records "
+		  "before the cut are read", s->in.size, s->data_end, missing,
+		  100.0 * (double)missing / (double)(s->data_end - s->data_start));
+}
+
 static void read_features(struct srep_session *s, const struct file_header *h)
 {
 	uint64_t table = h->data_off + h->data_size, off, size;
@@ -292,9 +311,10 @@ static int read_file_mode(struct srep_session *s, struct srep_error *err)
 		s->data_end = s->in.size;
 	} else {
 		s->data_end = h.data_off + h.data_size;
-		/* in a file cut inside its data the features are gone too: the data error says it */
 		if (s->data_end <= s->in.size)
 			read_features(s, &h);
+		else
+			cut_short(s);
 	}
 	return 0;
 }

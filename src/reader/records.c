@@ -147,12 +147,14 @@ static int trailing_payload(struct srep_session *s, const struct rec *r, uint64_
 	return 0;
 }
 
+/* the input ends inside a record: say how much was read before it */
 static int truncated(struct srep_session *s, const struct rec *r, size_t need, size_t avail,
 		     struct srep_error *err)
 {
 	return diag_err(s, err, SREP_E_TRUNCATED, r->off, r->type,
-			"record of type %u needs %zu bytes, the input ends after %zu",
-			r->type, need, avail);
+			"record of type %u needs %zu bytes, the input ends after %zu: the %" PRIu64
+			" records before it were read, the rest is lost",
+			r->type, need, avail, s->stats.total_records);
 }
 
 /* 1 = a record in *r, 0 = end of the stream */

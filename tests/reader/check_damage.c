@@ -185,6 +185,26 @@ START_TEST(events_before_the_damage)
 }
 END_TEST
 
+/* a file cut inside its data: one warning says what is lost, the error where */
+START_TEST(cut_file_says_what_is_lost)
+{
+	struct fixture_opts o = { .word_size = 8 };
+	struct fixture_info info;
+	struct srep_error err = { 0 };
+	size_t len, events, cut;
+	uint8_t *buf = small_trace(&o, &len, &info);
+	int ret;
+
+	cut = info.data_offset + info.data_size / 2;
+	ret = read_prefix(buf, cut, &err, &events);
+	ck_assert_int_eq(ret, SREP_E_TRUNCATED);
+	ck_assert_uint_eq(prefix_warnings, 1);
+	ck_assert_uint_gt(events, 0);
+	ck_assert_ptr_nonnull(strstr(err.msg, "records before it were read, the rest is lost"));
+	free(buf);
+}
+END_TEST
+
 /*
  * The same prefixes through a real pipe (the read() path, not a mapping):
  * each ends as the same bytes read from memory do, with the same events.
@@ -460,6 +480,7 @@ int main(void)
 	tcase_add_test(tc, truncated_file_be32_zstd);
 	tcase_add_test(tc, truncated_pipe_be);
 	tcase_add_test(tc, truncated_through_stdin);
+	tcase_add_test(tc, cut_file_says_what_is_lost);
 	tcase_add_test(tc, events_before_the_damage);
 	tcase_add_test(tc, empty_finished_trace);
 	tcase_add_test(tc, mutations);

@@ -22,7 +22,7 @@ int diag_err(struct srep_session *s, struct srep_error *err, int code, uint64_t 
 	err->has_offset = true;
 	err->offset = off;
 	err->record_type = rec_type;
-	snprintf(err->path, sizeof(err->path), "%s", s->path);
+	snprintf(err->path, sizeof(err->path), "%s", s->src_path ? s->src_path : s->path);
 	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
@@ -42,7 +42,7 @@ void diag_warn(struct srep_session *s, int code, uint64_t off, int64_t rec_type,
 	w.has_offset = true;
 	w.offset = off;
 	w.record_type = rec_type;
-	snprintf(w.path, sizeof(w.path), "%s", s->path);
+	snprintf(w.path, sizeof(w.path), "%s", s->src_path ? s->src_path : s->path);
 	va_start(ap, fmt);
 	vsnprintf(w.msg, sizeof(w.msg), fmt, ap);
 	va_end(ap);

@@ -42,10 +42,9 @@ int input_open(struct srep_input *in, const char *path, struct srep_error *err)
 		close(in->fd);
 		return io_error(err, "cannot stat");
 	}
-	if (S_ISDIR(st.st_mode)) {
+	if (S_ISDIR(st.st_mode)) {	/* perf.data directories open through streams.c */
 		close(in->fd);
-		return srep_error__set(err, SREP_E_UNSUPPORTED,
-				       "is a directory (perf --threads output is not supported)");
+		return srep_error__set(err, SREP_E_UNSUPPORTED, "is a directory");
 	}
 	in->is_file = S_ISREG(st.st_mode);
 	in->size = in->is_file ? (uint64_t)st.st_size : 0;

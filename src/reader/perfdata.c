@@ -34,11 +34,12 @@ static int perfdata_open(struct srep_session *s, struct srep_error *err)
 		return ret;
 	set_clock(s);
 	s->pos = s->data_start;
-	return 0;
+	return s->dir && !s->pipe ? streams_init(s, s->dir, err) : 0;
 }
 
 static void perfdata_free(struct srep_session *s)
 {
+	streams_free(s);	/* the main stream's state back in the session */
 	tp_ctx_free(s->tp);
 	decomp_free(s->dc);
 }

@@ -415,6 +415,10 @@ struct srep_session {
 	uint64_t pos;			/* next record offset */
 	struct decomp *dc;
 	uint64_t dc_off;		/* offset of the COMPRESSED record being expanded */
+	struct rstream *streams;	/* a perf.data directory's, NULL otherwise (streams.c) */
+	size_t nr_streams, cur_stream;
+	const char *src_path;		/* the file being read, for messages (NULL: path) */
+	const char *dir;		/* a perf.data directory's path (the session's), or NULL */
 	struct order_queue q;
 	bool eof;
 	bool count_only;		/* counting: nothing is queued */
@@ -526,6 +530,28 @@ int tp_field_by_name(const struct tp_event *tpe, const uint8_t *raw, uint32_t ra
 
 struct jsonin;
 struct jsonin_fields;
+
+/*
+ * streams.c: a perf.data directory ('perf record --threads'): DIR/data and
+ * DIR/data.N read as one trace. The current stream's state is the session's
+ * (in, pos, data_end, dc, dc_off); streams_pick() switches before a record.
+ */
+struct rstream {
+	char *path;			/* the main stream's is the session's path */
+	unsigned long index;		/* N of data.N */
+	struct srep_input in;
+	bool opened, done;
+	uint64_t start, pos, end;
+	struct decomp *dc;
+	uint64_t dc_off;
+	uint64_t last_time;		/* of its last record with a time */
+};
+bool streams_is_dir(const char *path);
+int streams_init(struct srep_session *s, const char *dir, struct srep_error *err);
+int streams_pick(struct srep_session *s, struct srep_error *err);
+void streams_note_time(struct srep_session *s, uint64_t time);
+void streams_reset(struct srep_session *s);
+void streams_free(struct srep_session *s);
 
 /* schedstat.c: a SCHEDSTAT_CPU or _DOMAIN record's body (after its header) */
 int schedstat_record(struct srep_session *s, uint32_t type, const uint8_t *body, size_t len,

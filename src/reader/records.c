@@ -441,6 +441,8 @@ static int queue_kernel(struct srep_session *s, const struct rec *r, struct evse
 					       .size = r->size, .evsel = idx, .cpu = cpu };
 		return 1;
 	}
+	if (s->streams)
+		streams_note_time(s, time);
 	ret = order_push(&s->q, time, cpu, idx, r->p, r->size, r->off, &late);
 	if (ret)
 		return srep_error__set(err, ret, "no memory for the reorder queue");
@@ -539,6 +541,8 @@ static int step(struct srep_session *s, struct srep_error *err)
 	}
 	if (ret < 0)
 		return ret;
+	if (s->streams && (ret = streams_pick(s, err)))
+		return ret;
 	ret = read_top(s, &r, err);
 	if (ret == 0)
 		drop_pending_tail(s);
@@ -620,4 +624,6 @@ void records_reset(struct srep_session *s)
 	order_reset(&s->q);
 	if (s->dc)
 		decomp_reset(s->dc);
+	if (s->streams)
+		streams_reset(s);
 }

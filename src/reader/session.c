@@ -71,6 +71,25 @@ static int prescan(struct srep_session *s, struct srep_error *err)
 	return srep_session__rewind(s, err);
 }
 
+/* a file, a pipe, or a perf.data directory: then DIR/data holds the header */
+static int open_input(struct srep_session *s, const char *path, struct srep_error *err)
+{
+	char *data;
+	int ret;
+
+	if (!streams_is_dir(path))
+		return input_open(&s->in, path, err);
+	if (asprintf(&data, "%s/data", path) < 0)
+		return srep_error__set(err, SREP_E_NOMEM, "no memory for a path");
+	s->dir = path;
+	ret = input_open(&s->in, data, err);
+	free(data);
+	if (ret == SREP_E_IO && err)
+		srep_error__set(err, SREP_E_IO, "a directory without a 'data' file: not a perf.data "
+				"directory (perf record --threads)");
+	return ret;
+}
+
 /* the input's bytes are there (s->in): read its header, prescan if asked */
 static int open_format(struct srep_session *s, struct srep_error *err)
 {
@@ -95,7 +114,7 @@ int srep_session__open(struct srep_session **out, const char *path,
 	ret = session_alloc(&s, path, opts, err);
 	if (ret)
 		return ret;
-	ret = input_open(&s->in, path, err);
+	ret = open_input(s, path, err);
 	if (ret) {
 		if (err)
 			snprintf(err->path, sizeof(err->path), "%s", path);

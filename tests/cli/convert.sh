@@ -146,5 +146,5 @@ if [ -f "$pipe" ]; then
 	left=$(ls "$TMP" | grep -e stalled -e schedrep-tmp || true)
 	[ -z "$left" ] || fail "an interrupted convert left $left"
 else
-	echo "SKIP: no corpus at $CORPUS: Ctrl-C not tried" >&2
+	part_skipped "no corpus at $CORPUS: Ctrl-C not tried"
 fi

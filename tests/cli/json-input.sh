@@ -19,7 +19,7 @@ if [ -f "$corpus" ]; then
 	cp "$corpus" "$TMP/arm64.data"
 	traces="$traces arm64"
 else
-	echo "SKIP: no corpus at $CORPUS: only the fixture and the samples" >&2
+	part_skipped "no corpus at $CORPUS: only the fixture and the samples"
 fi
 cd "$TMP"
 

@@ -43,7 +43,7 @@ UNIT_TESTS = tests/lib/check_fixture \
 	tests/record/check_record_account tests/record/check_record_flight \
 	tests/record/check_record_latency
 # programs the CLI tests run
-TEST_TOOLS = tests/lib/mkpairs tests/lib/late_wakeups
+TEST_TOOLS = tests/lib/mkpairs tests/lib/late_wakeups tests/lib/soak
 check_PROGRAMS += $(UNIT_TESTS) $(TEST_TOOLS)
 TESTS += $(UNIT_TESTS)
 

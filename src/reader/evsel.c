@@ -365,24 +365,3 @@ void evsel_default_name(const struct srep_session *s, const struct evsel *ev, ch
 	if (n > 0 && (size_t)n < size)
 		add_modifiers(a, buf + n, size - (size_t)n);
 }
-
-int evsel_finish_all(struct srep_session *s, struct srep_error *err)
-{
-	char name[256];
-	size_t i;
-
-	feature_set_word_size(s);
-	for (i = 0; i < s->nr_evsels; i++) {
-		struct evsel *ev = &s->evsels[i];
-
-		sample_layout(ev);
-		if (ev->attr.type == PERF_TYPE_TRACEPOINT && s->tp && !ev->tp)
-			tp_bind(s, ev);
-		if (ev->name)
-			continue;
-		evsel_default_name(s, ev, name, sizeof(name));
-		if (evsel_set_name(ev, name, false))
-			return srep_error__set(err, SREP_E_NOMEM, "no memory for event names");
-	}
-	return 0;
-}

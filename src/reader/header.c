@@ -2,8 +2,9 @@
 /*
  * header.c - the perf.data container: magic and byte order (decided here
  * once for the whole session), the file header, the attrs section with its
- * id arrays, and the feature section table. Pipe-mode headers are 16 bytes;
- * their attrs and features come later as records (records.c).
+ * id arrays, and the feature section table; then the event descriptions
+ * finished from what the header said. Pipe-mode headers are 16 bytes; their
+ * attrs and features come later as records (records.c).
  */
 #include <ctype.h>
 #include <inttypes.h>
@@ -319,6 +320,32 @@ static int read_file_mode(struct srep_session *s, struct srep_error *err)
 	return 0;
 }
 
+/*
+ * After the attrs, the tracing data and the features (at the end of a file
+ * header; in a pipe, whenever header-like records changed them): the word
+ * size, each description's sample layout, its tracepoint format, its name.
+ */
+int header_finish_evsels(struct srep_session *s, struct srep_error *err)
+{
+	char name[256];
+	size_t i;
+
+	feature_set_word_size(s);
+	for (i = 0; i < s->nr_evsels; i++) {
+		struct evsel *ev = &s->evsels[i];
+
+		sample_layout(ev);
+		if (ev->attr.type == PERF_TYPE_TRACEPOINT && s->tp && !ev->tp)
+			tp_bind(s, ev);
+		if (ev->name)
+			continue;
+		evsel_default_name(s, ev, name, sizeof(name));
+		if (evsel_set_name(ev, name, false))
+			return srep_error__set(err, SREP_E_NOMEM, "no memory for event names");
+	}
+	return 0;
+}
+
 int header_read(struct srep_session *s, struct srep_error *err)
 {
 	int ret = read_magic(s, err);
@@ -337,6 +364,5 @@ int header_read(struct srep_session *s, struct srep_error *err)
 		ret = read_file_mode(s, err);
 	if (ret)
 		return ret;
-	feature_set_word_size(s);
-	return evsel_finish_all(s, err);
+	return header_finish_evsels(s, err);
 }

@@ -8,4 +8,4 @@ noinst_LTLIBRARIES += %reldir%/libsrep-reader.la
 	%reldir%/tp.c %reldir%/tp_blob.c %reldir%/tp_check.c %reldir%/tp_local.h %reldir%/model.c \
 	%reldir%/task.c %reldir%/session.c %reldir%/diag.c \
 	%reldir%/owned.c %reldir%/perfdata.c %reldir%/schema.c %reldir%/schedstat.c \
-	%reldir%/streams.c
+	%reldir%/streams.c %reldir%/names.c

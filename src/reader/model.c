@@ -444,7 +444,7 @@ static int from_sample(struct srep_session *s, struct srep_event *ev, const stru
 	copy_user_regs(s, ev, evs, smp);
 	memset(f, 0, sizeof(*f));
 	if (evs->tp && smp->raw) {
-		f->fmt = &perfdata_format;
+		f->fmt = s->fmt;
 		f->tpe = evs->tp;
 		f->raw = smp->raw;
 		f->raw_size = smp->raw_size;

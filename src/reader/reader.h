@@ -448,6 +448,7 @@ struct srep_session {
 	bool has_prescan;
 	/* first and last timestamps of the prescan pass or of a JSON file's first line, 0 none */
 	uint64_t span_first, span_last;
+	bool span_unknown;		/* the format's header gave no span: a prescan finds it */
 	int32_t max_cpu;		/* highest CPU of an event, -1 none; kept by rewinds */
 	bool rewound;			/* header-like records were applied already */
 
@@ -489,11 +490,11 @@ int evsel_set_name(struct evsel *ev, const char *name, bool from_file);
 /* perf's name for an attr without a described name */
 void evsel_default_name(const struct srep_session *s, const struct evsel *ev, char *buf,
 			size_t size);
-/* after attrs and tracing data: names, tracepoint binding, has_tp[] */
-int evsel_finish_all(struct srep_session *s, struct srep_error *err);
 
 /* header and features (header.c, feature.c) */
 int header_read(struct srep_session *s, struct srep_error *err);
+/* after attrs and tracing data: word size, sample layouts, tracepoint binding, names */
+int header_finish_evsels(struct srep_session *s, struct srep_error *err);
 int feature_parse(struct srep_session *s, unsigned feat, const uint8_t *p, size_t len,
 		  uint64_t off, struct srep_error *err);
 /* build-id entries (feature 2, and HEADER_BUILD_ID record bodies) */

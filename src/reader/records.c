@@ -478,7 +478,7 @@ static int process(struct srep_session *s, const struct rec *r, uint64_t extra,
 	if (s->count_only || r->size < HDR_SIZE)
 		return 0;
 	if (s->evsels_dirty) {
-		int ret = evsel_finish_all(s, err);
+		int ret = header_finish_evsels(s, err);
 
 		if (ret)
 			return ret;

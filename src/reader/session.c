@@ -50,6 +50,11 @@ static const struct reader_format *choose_format(struct srep_session *s)
 	return formats[i];
 }
 
+/*
+ * SREP_OPEN_PRESCAN, when the format needs a pass: read every event once,
+ * keep the complete task table (a format whose tasks need one) and the time
+ * span for time arguments (the rewind clears the statistics), then rewind.
+ */
 static int prescan(struct srep_session *s, struct srep_error *err)
 {
 	const struct srep_event *ev;
@@ -62,10 +67,11 @@ static int prescan(struct srep_session *s, struct srep_error *err)
 		;
 	if (ret < 0)
 		return ret;
-	s->prescanned = s->tasks;
-	task_table_init(&s->tasks);
-	s->has_prescan = true;
-	/* the rewind below clears the statistics: keep the span for time arguments */
+	if (s->fmt->tasks_need_pass) {
+		s->prescanned = s->tasks;
+		task_table_init(&s->tasks);
+		s->has_prescan = true;
+	}
 	s->span_first = s->stats.first_time;
 	s->span_last = s->stats.last_time;
 	return srep_session__rewind(s, err);
@@ -99,7 +105,7 @@ static int open_format(struct srep_session *s, struct srep_error *err)
 	ret = s->fmt->open(s, err);
 	if (ret)
 		return ret;
-	if (s->fmt->tasks_need_pass && (s->opts.flags & SREP_OPEN_PRESCAN))
+	if ((s->opts.flags & SREP_OPEN_PRESCAN) && (s->fmt->tasks_need_pass || s->span_unknown))
 		return prescan(s, err);
 	return 0;
 }
@@ -413,52 +419,4 @@ uint64_t srep_field__elem(const struct srep_field *f, uint32_t idx)
 	srep_get_uint((const uint8_t *)f->elems + (size_t)idx * f->elem_size, f->elem_size,
 		      f->elems_swap, &v);
 	return f->elem_signed ? (uint64_t)srep_sign_extend(v, f->elem_size) : v;
-}
-
-/* ---- names ---- */
-
-const char *srep_record_type_name(uint32_t type)
-{
-	static const char *const names[] = {
-		[1] = "MMAP", "LOST", "COMM", "EXIT", "THROTTLE", "UNTHROTTLE", "FORK", "READ",
-		"SAMPLE", "MMAP2", "AUX", "ITRACE_START", "LOST_SAMPLES", "SWITCH",
-		"SWITCH_CPU_WIDE", "NAMESPACES", "KSYMBOL", "BPF_EVENT", "CGROUP", "TEXT_POKE",
-		"AUX_OUTPUT_HW_ID", "CALLCHAIN_DEFERRED",
-		[64] = "ATTR", "EVENT_TYPE", "TRACING_DATA", "BUILD_ID", "FINISHED_ROUND",
-		"ID_INDEX", "AUXTRACE_INFO", "AUXTRACE", "AUXTRACE_ERROR", "THREAD_MAP", "CPU_MAP",
-		"STAT_CONFIG", "STAT", "STAT_ROUND", "EVENT_UPDATE", "TIME_CONV", "FEATURE",
-		"COMPRESSED", "FINISHED_INIT", "COMPRESSED2", "BPF_METADATA", "SCHEDSTAT_CPU",
-		"SCHEDSTAT_DOMAIN",
-	};
-
-	return type < sizeof(names) / sizeof(names[0]) ? names[type] : NULL;
-}
-
-/* perf's header features (tools/perf/util/header.h), newest last */
-const char *srep_feature_name(unsigned feature)
-{
-	static const char *const names[] = {
-		[1] = "TRACING_DATA", "BUILD_ID", "HOSTNAME", "OSRELEASE", "VERSION", "ARCH",
-		"NRCPUS", "CPUDESC", "CPUID", "TOTAL_MEM", "CMDLINE", "EVENT_DESC",
-		"CPU_TOPOLOGY", "NUMA_TOPOLOGY", "BRANCH_STACK", "PMU_MAPPINGS", "GROUP_DESC",
-		"AUXTRACE", "STAT", "CACHE", "SAMPLE_TIME", "MEM_TOPOLOGY", "CLOCKID",
-		"DIR_FORMAT", "BPF_PROG_INFO", "BPF_BTF", "COMPRESSED", "CPU_PMU_CAPS",
-		"CLOCK_DATA", "HYBRID_TOPOLOGY", "PMU_CAPS", "CPU_DOMAIN_INFO", "CLN_SIZE",
-	};
-
-	return feature < sizeof(names) / sizeof(names[0]) ? names[feature] : NULL;
-}
-
-const char *srep_event_kind_name(enum srep_event_kind kind)
-{
-	static const char *const names[SREP_EV_MAX] = {
-		[SREP_EV_SWITCH] = "switch", [SREP_EV_WAKEUP] = "wakeup",
-		[SREP_EV_MIGRATE] = "migrate", [SREP_EV_FORK] = "fork", [SREP_EV_EXEC] = "exec",
-		[SREP_EV_EXIT] = "exit", [SREP_EV_FREE] = "free", [SREP_EV_COMM] = "comm",
-		[SREP_EV_STAT] = "stat", [SREP_EV_CPU_IDLE] = "cpu_idle",
-		[SREP_EV_CPU_FREQ] = "cpu_frequency", [SREP_EV_MMAP] = "mmap",
-		[SREP_EV_SAMPLE] = "sample", [SREP_EV_LOST] = "lost",
-	};
-
-	return kind > 0 && kind < SREP_EV_MAX ? names[kind] : "unknown";
 }

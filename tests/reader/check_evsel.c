@@ -338,7 +338,7 @@ START_TEST(finish_names)
 	a.flags = EXCL_GUEST;
 	ck_assert_ptr_nonnull(evsel_add(s, &a, &err));
 	ck_assert_int_eq(evsel_set_name(&s->evsels[1], "cycles:P", true), 0);
-	ck_assert_int_eq(evsel_finish_all(s, &err), 0);
+	ck_assert_int_eq(header_finish_evsels(s, &err), 0);
 	ck_assert_str_eq(srep_session__evsel_name(s, 0), "dummy:HG");
 	ck_assert_str_eq(srep_session__evsel_name(s, 1), "cycles:P");
 	ck_assert(!s->evsels[0].name_from_file);

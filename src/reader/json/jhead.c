@@ -315,14 +315,14 @@ static int set_tasks(struct srep_session *s, const cJSON *v, struct srep_error *
 /*
  * The source trace's first and last timestamps, known before the first event
  * as after a prescan: null when it had none; absent from the files of
- * writers before it, whose span the events give (jsonin_open()).
+ * writers before it, whose span the events give (a prescan, session.c).
  */
 static int set_span(struct srep_session *s, const cJSON *v, struct srep_error *err)
 {
 	uint64_t first, last;
 
 	if (!v) {
-		s->jin->no_span = true;
+		s->span_unknown = true;
 		return 0;
 	}
 	if (cJSON_IsNull(v))

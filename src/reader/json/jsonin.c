@@ -408,25 +408,6 @@ static bool jsonin_sniff(struct srep_session *s)
 	return input_get(&s->in, 0, 1, &p, NULL, NULL) == 0 && p[0] == '{';
 }
 
-/*
- * A file without "time_span" (written before it existed): the span is that
- * of its events, read once now as a prescan of a perf.data would, so that
- * time arguments resolve before the first event.
- */
-static int span_from_events(struct srep_session *s, struct srep_error *err)
-{
-	const struct srep_event *ev;
-	int ret;
-
-	while ((ret = srep_session__next_event(s, &ev, err)) > 0)
-		;
-	if (ret < 0)
-		return ret;
-	s->span_first = s->stats.first_time;
-	s->span_last = s->stats.last_time;
-	return srep_session__rewind(s, err);
-}
-
 static int jsonin_open(struct srep_session *s, struct srep_error *err)
 {
 	int ret;
@@ -442,10 +423,7 @@ static int jsonin_open(struct srep_session *s, struct srep_error *err)
 		if (ret)
 			return ret;
 	}
-	ret = jhead_read(s, err);
-	if (!ret && s->jin->no_span && (s->opts.flags & SREP_OPEN_PRESCAN))
-		ret = span_from_events(s, err);
-	return ret;
+	return jhead_read(s, err);
 }
 
 static int jsonin_rewind(struct srep_session *s, struct srep_error *err)

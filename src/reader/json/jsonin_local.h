@@ -51,7 +51,6 @@ struct jsonin {
 	size_t chain_cap;
 	uint64_t events;
 	bool ended;
-	bool no_span;			/* the first line has no "time_span" (an older writer) */
 };
 
 /* "line N: <fmt><what>" as SREP_E_JSON at the line's offset; returns the code */

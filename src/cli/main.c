@@ -17,6 +17,8 @@ const struct cli_cmd cli_commands[] = {
 	{ "compare", cmd_compare, "compare two traces: per task, per CPU, whole workload" },
 	{ "callchains", cmd_callchains, "symbolized callchains, as perf script prints them" },
 	{ "convert", cmd_convert, "a timeline for Perfetto, lossless JSON or an SVG picture" },
+	{ "latency", cmd_latency, "scheduling delays per task, as perf sched latency" },
+	{ "timehist", cmd_timehist, "wait, delay and run time per switch, as perf sched timehist" },
 	{ "replay", cmd_replay, "replay selected tasks as mockup threads, scaled, with a fidelity report" },
 #endif
 	{ "record", cmd_record, "record scheduler events to perf.data, or a flight recorder" },

@@ -23,5 +23,6 @@
 #include <schedrep/analysis.h>
 #include <schedrep/symbols.h>
 #include <schedrep/schema.h>
+#include <schedrep/perfsched.h>
 
 #endif /* SCHEDREP_H */

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * perfopts.c - input, output and filters of the commands with perf's names
+ * (perfopts.h).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfopts.h"
+
+/* CPU numbers a --cpu list may name: far more than any machine perf ran on */
+#define PERF_MAX_CPU 65535
+
+int perf_args_init(struct perf_args *a)
+{
+	struct srep_error err = { 0 };
+
+	memset(a, 0, sizeof(*a));
+	if (srep_selection__new(&a->sel, &err))
+		return cli_error(&err);
+	return EXIT_OK;
+}
+
+void perf_args_free(struct perf_args *a)
+{
+	srep_selection__delete(a->sel);
+	free(a->cpu_set);
+}
+
+/* "0,2-3" into a->cpu_set; 0 or -1 */
+static int parse_cpus(struct perf_args *a, const char *list)
+{
+	const char *p = list;
+	long lo, hi, c;
+	char *end;
+
+	free(a->cpu_set);
+	a->cpu_set = calloc(PERF_MAX_CPU + 1, sizeof(bool));
+	if (!a->cpu_set)
+		return -1;
+	a->nr_cpu_set = PERF_MAX_CPU + 1;
+	do {
+		errno = 0;
+		lo = strtol(p, &end, 10);
+		hi = lo;
+		if (end == p || errno || lo < 0 || lo > PERF_MAX_CPU)
+			return -1;
+		p = end;
+		if (*p == '-') {
+			hi = strtol(p + 1, &end, 10);
+			if (end == p + 1 || errno || hi < lo || hi > PERF_MAX_CPU)
+				return -1;
+			p = end;
+		}
+		for (c = lo; c <= hi; c++)
+			a->cpu_set[c] = true;
+	} while (*p++ == ',');
+	return p[-1] ? -1 : 0;
+}
+
+int perf_args_opt(struct perf_args *a, int id, const char *arg, const char *usage, int *ret)
+{
+	struct srep_error err = { 0 };
+	uint64_t from, to;
+
+	*ret = EXIT_OK;
+	switch (id) {
+	case PO_INPUT:		a->input = arg; break;
+	case PO_OUTPUT:		a->output = arg; break;
+	case PO_JSON:		a->json = true; break;
+	case PO_QUIET:		cli_quiet = true; break;
+	case PO_CHILDREN:	srep_selection__set_children(a->sel, true); break;
+	case PO_PERF:
+		if (srep_perf_dialect__parse(arg, &a->dialect, &err))
+			*ret = cli_usage_error(usage, "--perf: %s", err.msg);
+		break;
+	case PO_ONLY:
+	case PO_EXCLUDE:
+		a->selecting = true;
+		if ((id == PO_ONLY ? srep_selection__add_only : srep_selection__add_exclude)
+		    (a->sel, arg, &err))
+			*ret = cli_usage_error(usage, "%s", err.msg);
+		break;
+	case PO_TIME:
+		a->time = arg;
+		if (srep_time__parse_range(arg, 0, &from, &to, &err))
+			*ret = cli_usage_error(usage, "--time: %s", err.msg);
+		break;
+	case PO_CPU:
+		a->cpus = arg;
+		if (parse_cpus(a, arg))
+			*ret = cli_usage_error(usage, "--cpu: '%s': expected a list such as 0,2-3", arg);
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+int perf_args_open(struct perf_args *a, int argc, char **argv, int first, const char *usage,
+		   struct srep_session **s, struct srep_perf_filter *f)
+{
+	struct srep_open_opts oo = { .diag = cli_diag };
+	struct srep_error err = { 0 };
+	uint64_t start = 0, end = 0;
+
+	if (argc - first > 1 || (argc - first == 1 && a->input))
+		return cli_usage_error(usage, "expected one trace file");
+	if (argc - first == 1)
+		a->input = argv[first];
+	if (!a->input)
+		a->input = "perf.data";
+	if (!a->output)
+		a->output = "-";
+	if (a->selecting || a->time)
+		oo.flags |= SREP_OPEN_PRESCAN;
+	memset(f, 0, sizeof(*f));
+	if (srep_session__open(s, a->input, &oo, &err))
+		return cli_error(&err);
+	if (a->selecting) {
+		if (srep_selection__resolve(a->sel, *s, &err))
+			return cli_error(&err);
+		f->sel = a->sel;
+	}
+	if (a->time) {
+		srep_session__time_span(*s, &start, &end);
+		if (srep_time__parse_range(a->time, start, &f->from, &f->to, &err))
+			return cli_usage_error(usage, "--time: %s", err.msg);
+	}
+	f->cpus = a->cpu_set;
+	f->nr_cpus = a->nr_cpu_set;
+	return EXIT_OK;
+}
+
+void perf_usec(char *buf, size_t size, uint64_t ns)
+{
+	snprintf(buf, size, "%" PRIu64 ".%06" PRIu64, ns / 1000000000u, ns % 1000000000u / 1000u);
+}
+
+void perf_json_str(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	fputc('"', f);
+	for (; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20 || *p >= 0x7f)	/* valid JSON whatever the bytes */
+			fprintf(f, "\\u%04x", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * perfopts.h - what the commands with perf's names (latency, timehist,
+ * script, map) share: the input (a file, -i FILE or ./perf.data), the
+ * output, --json, --perf VERSION and the filters (--only, --exclude,
+ * --children, --time, --cpu), turned into a session and a
+ * struct srep_perf_filter.
+ */
+#ifndef SREP_PERFOPTS_H
+#define SREP_PERFOPTS_H
+
+#include "cli.h"
+
+enum {
+	PO_INPUT = 700, PO_OUTPUT, PO_JSON, PO_PERF, PO_ONLY, PO_EXCLUDE, PO_CHILDREN,
+	PO_TIME, PO_CPU, PO_QUIET,
+};
+
+#define PERF_IO_OPTIONS								\
+	{ "input", 'i', "<file>", "the trace (default: the argument, else ./perf.data)", PO_INPUT }, \
+	{ "output", 'o', "<file>", "write here instead of standard output", PO_OUTPUT }, \
+	{ "json", 0, NULL, "JSON instead of perf's text (docs/perf-commands.md)", PO_JSON }, \
+	{ "perf", 0, "<version>", "reproduce perf 6.12 (default) or 6.1", PO_PERF }
+
+#define PERF_FILTER_OPTIONS							\
+	{ "only", 0, "<sel>", "these tasks only: pid, tid:N, comm or glob (repeatable)", PO_ONLY }, \
+	{ "exclude", 0, "<sel>", "not these tasks (repeatable)", PO_EXCLUDE },		\
+	{ "children", 0, NULL, "--only also keeps the descendants of what it selects", PO_CHILDREN }, \
+	{ "time", 0, "<from,to>", "this window only: seconds from the start, or @absolute", PO_TIME }, \
+	{ "cpu", 'C', "<list>", "these CPUs only: 0,2-3", PO_CPU },			\
+	{ "quiet", 'q', NULL, "no warnings on stderr", PO_QUIET }
+
+struct perf_args {
+	const char *input, *output, *time, *cpus;
+	bool json;
+	enum srep_perf_dialect dialect;
+	struct srep_selection *sel;
+	bool selecting;
+	bool *cpu_set;
+	size_t nr_cpu_set;
+};
+
+int perf_args_init(struct perf_args *a);
+void perf_args_free(struct perf_args *a);
+/* an option of the tables above: 1 taken (*ret set), 0 not one of them */
+int perf_args_opt(struct perf_args *a, int id, const char *arg, const char *usage, int *ret);
+/*
+ * The input from argv[first..] (at most one) or -i, else ./perf.data; the
+ * session opened (prescanned when a selection or a time needs the task
+ * table or the start), the filter filled. EXIT_OK or an exit code (message
+ * printed).
+ */
+int perf_args_open(struct perf_args *a, int argc, char **argv, int first, const char *usage,
+		   struct srep_session **s, struct srep_perf_filter *f);
+/* "12.345678": seconds.microseconds, perf's timestamp__scnprintf_usec */
+void perf_usec(char *buf, size_t size, uint64_t ns);
+/* a JSON string (quotes included) */
+void perf_json_str(FILE *f, const char *s);
+
+#endif /* SREP_PERFOPTS_H */

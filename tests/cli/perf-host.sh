@@ -1,0 +1,51 @@
+#!/bin/sh
+# latency and timehist options against this machine's perf (6.1) on the
+# corpus traces it reads (the Debian 12 file-mode traces): each output must
+# be byte for byte perf's. Skips without perf 6.1 or the corpus.
+. "$(dirname "$0")/lib.sh"
+set -e
+
+CORPUS="$CORPUS_ROOT/emulated"
+[ -d "$CORPUS" ] || { echo "SKIP: no corpus at $CORPUS (set SREP_CORPUS)" >&2; exit 77; }
+command -v perf >/dev/null 2>&1 || { echo "SKIP: no perf on this machine" >&2; exit 77; }
+case "$(perf --version 2>/dev/null)" in
+"perf version 6.1."*) ;;
+*) echo "SKIP: $(perf --version 2>&1) is not perf 6.1" >&2; exit 77 ;;
+esac
+boards="s390x armhf arm64 x86_64 x86_64-smp4"
+
+# same CMD PERFOPTS -- SCHEDREPOPTS: one comparison
+n=0
+same() {
+	cmd=$1
+	shift
+	popts=""
+	while [ "$1" != -- ]; do popts="$popts $1"; shift; done
+	shift
+	# shellcheck disable=SC2086
+	perf sched "$cmd" $popts -i "$data" >"$TMP/perf" 2>/dev/null || fail "perf sched $cmd$popts failed"
+	expect_exit 0 "$SREP_BIN" "$cmd" --perf 6.1 "$@" "$data"
+	cmp -s "$TMP/perf" "$TMP/out" || {
+		diff "$TMP/perf" "$TMP/out" | head -5 >&2
+		fail "$b: schedrep $cmd $* differs from perf sched $cmd$popts"
+	}
+	n=$((n + 1))
+}
+
+for b in $boards; do
+	data="$CORPUS/$b-messaging.data"
+	same latency -- 
+	same latency -p -- -p
+	same latency -s max,runtime -- -s max,runtime
+	same latency -p -s pid -- -p -s pid
+	same timehist -s -- -s
+	same timehist -S -w -M --state -- -S -w -M --state
+	same timehist -I -s -- -I -s
+	same timehist -C 1 -S -- -C 1 -S
+	same timehist -s --state -- -s --state
+	# perf's --time is absolute: '@' in schedrep
+	same timehist -S --time 3.0,3.2 -- -S --time @3.0,@3.2
+	same timehist -S --time 3.1, -- -S --time @3.1,
+	same timehist -S -w -p 15 -- -S -w --only 15
+done
+echo "$n outputs equal to perf 6.1's"

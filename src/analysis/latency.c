@@ -57,7 +57,7 @@ int srep_latency__new(struct srep_latency **out, const struct srep_session *s,
 		return srep_error__set(err, SREP_E_NOMEM, "no memory for the latency table");
 	l->o = *o;
 	l->s = s;
-	pt_init(&l->pt, false);	/* perf sched latency ignores EXIT records */
+	pt_init(&l->pt, s, false);	/* perf sched latency ignores EXIT records */
 	if (o->dialect == SREP_PERF_6_1) {
 		l->wakeup = true;	/* perf 6.1 has no handler for sched_waking */
 	} else {

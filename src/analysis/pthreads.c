@@ -13,9 +13,10 @@
 #include "pthreads.h"
 #include "grow.h"
 
-void pt_init(struct srep_perf_threads *pt, bool exit_removes)
+void pt_init(struct srep_perf_threads *pt, const struct srep_session *s, bool exit_removes)
 {
 	memset(pt, 0, sizeof(*pt));
+	pt->s = s;
 	pt->exit_removes = exit_removes;
 }
 
@@ -118,13 +119,37 @@ static long pt_new(struct srep_perf_threads *pt, int32_t pid, int32_t tid)
 	return (long)pt->nr++;
 }
 
+/*
+ * A thread never met: perf may have seen it forked by a FORK record, which
+ * the session swallows when the fork tracepoint is the event but whose
+ * tracepoint is missing (a fork while perf was starting). The session's
+ * task table has that fork: name the thread after its parent, as perf did.
+ */
+static long pt_new_forked(struct srep_perf_threads *pt, int32_t pid, int32_t tid)
+{
+	const struct srep_task *t = pt->s ? srep_session__current_task(pt->s, tid) : NULL;
+	long idx = pt_new(pt, pid, tid), p;
+
+	if (idx < 0 || !t || !srep_task__fork_time(t) || srep_task__ptid(t) < 0 ||
+	    srep_task__exit_time(t))
+		return idx;
+	p = pt_find(pt, srep_task__ptid(t));
+	if (p >= 0 && pt->v[p].comm_set) {
+		memcpy(pt->v[idx].comm, pt->v[p].comm, sizeof(pt->v[idx].comm));
+		pt->v[idx].comm_set = true;
+	}
+	pt->v[idx].ppid = srep_task__ptid(t);
+	pt->v[idx].lazy = true;
+	return idx;
+}
+
 long pt_findnew(struct srep_perf_threads *pt, int32_t pid, int32_t tid)
 {
 	long idx = pt_find(pt, tid);
 	struct pthread *t;
 
 	if (idx < 0)
-		return pt_new(pt, pid, tid);
+		return pt_new_forked(pt, pid, tid);
 	t = &pt->v[idx];
 	if (t->pid == -1 && pid != -1)
 		t->pid = pid;
@@ -140,12 +165,16 @@ static void set_comm(struct pthread *t, const char *comm)
 /* a FORK: the tid starts a new thread named after its parent (thread__fork) */
 static int on_fork(struct srep_perf_threads *pt, const struct srep_fork *f)
 {
-	long p = pt_findnew(pt, f->parent_pid, f->parent_tid), c;
+	long p = pt_findnew(pt, f->parent_pid, f->parent_tid), c = pt_find(pt, f->child_tid);
 	char comm[SREP_COMM_MAX];
 	bool named;
 
 	if (p < 0)
 		return -1;
+	if (c >= 0 && pt->v[c].lazy) {
+		pt->v[c].lazy = false;	/* this is the fork it was made from */
+		return 0;
+	}
 	named = pt->v[p].comm_set;
 	memcpy(comm, pt->v[p].comm, sizeof(comm));
 	c = pt_new(pt, f->child_pid, f->child_tid);
@@ -224,13 +253,13 @@ int pt_side_grow(void **v, size_t *cap, size_t idx, size_t elem)
 
 /* ---- public face ---- */
 
-int srep_perf_threads__new(struct srep_perf_threads **out, enum srep_perf_dialect d,
-			   struct srep_error *err)
+int srep_perf_threads__new(struct srep_perf_threads **out, const struct srep_session *s,
+			   enum srep_perf_dialect d, struct srep_error *err)
 {
 	*out = calloc(1, sizeof(**out));
 	if (!*out)
 		return srep_error__set(err, SREP_E_NOMEM, "no memory for perf's thread table");
-	pt_init(*out, d != SREP_PERF_6_1);
+	pt_init(*out, s, d != SREP_PERF_6_1);
 	return 0;
 }
 

@@ -22,10 +22,12 @@ struct pthread {
 	bool dead;			/* an EXIT record was seen */
 	bool removed;			/* no longer in perf's table: replaced (fork) or exited (6.12) */
 	bool comm_changed;		/* a COMM record since the flag was cleared (map) */
+	bool lazy;			/* made from the session's fork facts (pt_new), no FORK event yet */
 	char comm[SREP_COMM_MAX];
 };
 
 struct srep_perf_threads {
+	const struct srep_session *s;	/* its task table knows the forks it swallowed */
 	struct pthread *v;
 	size_t nr, cap;
 	bool exit_removes;		/* perf 6.12 forgets a thread at its EXIT record */
@@ -48,7 +50,7 @@ static inline struct pthread *pt_at(const struct srep_perf_threads *pt, size_t i
 }
 
 /* @exit_removes: EXIT records remove the thread (perf 6.12's timehist and script) */
-void pt_init(struct srep_perf_threads *pt, bool exit_removes);
+void pt_init(struct srep_perf_threads *pt, const struct srep_session *s, bool exit_removes);
 void pt_free(struct srep_perf_threads *pt);
 /* the events perf's machine follows; 0 or SREP_E_NOMEM */
 int pt_event(struct srep_perf_threads *pt, const struct srep_event *ev, struct srep_error *err);

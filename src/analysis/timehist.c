@@ -89,7 +89,7 @@ int srep_timehist__new(struct srep_timehist **out, const struct srep_session *s,
 		return srep_error__set(err, SREP_E_NOMEM, "no memory for timehist");
 	th->o = *o;
 	th->s = s;
-	pt_init(&th->pt, o->dialect != SREP_PERF_6_1);
+	pt_init(&th->pt, s, o->dialect != SREP_PERF_6_1);
 	th->waking_only = pf_has_waking(s);
 	th->comm_width = 30;
 	/* perf sizes its idle table from the header, 4 CPUs when it says none */

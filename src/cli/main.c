@@ -19,6 +19,7 @@ const struct cli_cmd cli_commands[] = {
 	{ "convert", cmd_convert, "a timeline for Perfetto, lossless JSON or an SVG picture" },
 	{ "latency", cmd_latency, "scheduling delays per task, as perf sched latency" },
 	{ "timehist", cmd_timehist, "wait, delay and run time per switch, as perf sched timehist" },
+	{ "script", cmd_script, "every event on one line, as perf script" },
 	{ "replay", cmd_replay, "replay selected tasks as mockup threads, scaled, with a fidelity report" },
 #endif
 	{ "record", cmd_record, "record scheduler events to perf.data, or a flight recorder" },

@@ -118,6 +118,11 @@ static int perfdata_field_by_name(const struct ev_fields *f, const char *name,
 	return tp_field_by_name(f->tpe, f->raw, f->raw_size, name, out);
 }
 
+static int perfdata_print(const struct ev_fields *f, int32_t cpu, char *buf, size_t size)
+{
+	return tp_print(f->tpe, f->raw, f->raw_size, cpu, buf, size);
+}
+
 const struct reader_format perfdata_format = {
 	.name = "perf.data",
 	.tasks_need_pass = true,
@@ -133,4 +138,5 @@ const struct reader_format perfdata_format = {
 	.nr_fields = perfdata_nr_fields,
 	.field = perfdata_field,
 	.field_by_name = perfdata_field_by_name,
+	.print = perfdata_print,
 };

@@ -373,6 +373,8 @@ struct reader_format {
 	int (*field)(const struct ev_fields *f, int idx, struct srep_field *out);
 	int (*field_by_name)(const struct ev_fields *f, const char *name,
 			     struct srep_field *out);
+	/* the fields as the event's print format shows them; NULL: not known */
+	int (*print)(const struct ev_fields *f, int32_t cpu, char *buf, size_t size);
 };
 
 extern const struct reader_format perfdata_format;	/* perfdata.c */
@@ -528,6 +530,9 @@ int tp_field(const struct tp_event *tpe, const uint8_t *raw, uint32_t raw_size, 
 int tp_field_info(const struct tp_event *tpe, int idx, struct srep_field *out);
 int tp_field_by_name(const struct tp_event *tpe, const uint8_t *raw, uint32_t raw_size,
 		     const char *name, struct srep_field *out);
+/* the payload printed by its format's print fmt into buf (snprintf rules); length or < 0 */
+int tp_print(const struct tp_event *tpe, const uint8_t *raw, uint32_t raw_size, int32_t cpu,
+	     char *buf, size_t size);
 
 struct jsonin;
 struct jsonin_fields;

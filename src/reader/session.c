@@ -410,6 +410,15 @@ int srep_event__field_by_name(const struct srep_event *ev, const char *name,
 	return f ? f->fmt->field_by_name(f, name, out) : 0;
 }
 
+int srep_event__print(const struct srep_event *ev, char *buf, size_t size)
+{
+	const struct ev_fields *f = ev->priv;
+
+	if (!f || !f->fmt->print)
+		return SREP_E_INVAL;
+	return f->fmt->print(f, ev->cpu, buf, size);
+}
+
 uint64_t srep_field__elem(const struct srep_field *f, uint32_t idx)
 {
 	uint64_t v = 0;

@@ -89,6 +89,7 @@ struct tp_event {
 	struct tp_gfield *fields;	/* common_* first, then the event's own, format order */
 	int nr_fields;
 	struct tp_memo *memo;		/* sched_switch only */
+	struct trace_seq *seq;		/* tp_print's buffer, made on first use (see top) */
 };
 
 
@@ -117,6 +118,9 @@ int tp_ctx_new(struct tp_ctx **out, struct srep_error *err)
 
 static void tp_event_free(struct tp_event *t)
 {
+	if (t->seq)
+		trace_seq_destroy(t->seq);
+	free(t->seq);
 	if (t->memo)
 		free(t->memo->rec);
 	free(t->memo);
@@ -766,4 +770,59 @@ int tp_field_by_name(const struct tp_event *t, const uint8_t *raw, uint32_t n,
 		}
 	}
 	return 0;
+}
+
+/* ---- The text of a payload, as its print format says (perf script) ---- */
+
+/*
+ * libtraceevent trusts a payload's layout: check that the fixed fields are
+ * within it and that each __data_loc names bytes inside it first.
+ */
+static bool payload_ok(const struct tp_event *t, const uint8_t *raw, uint32_t n)
+{
+	const struct tp_fld *f;
+	const uint8_t *p;
+	uint32_t len;
+	int i;
+
+	for (i = 0; i < t->nr_fields; i++) {
+		f = &t->fields[i].loc;
+		if (!f->size)
+			continue;
+		if ((uint64_t)f->off + f->size > n)
+			return false;
+		if ((f->flags & FL_DYN) && !fld_region(f, raw, n, t->swap, &p, &len))
+			return false;
+	}
+	return true;
+}
+
+int tp_print(const struct tp_event *t, const uint8_t *raw, uint32_t n, int32_t cpu, char *buf,
+	     size_t size)
+{
+	struct tep_record rec;
+	struct tp_event *mt = (struct tp_event *)t;	/* the buffer only: see top */
+	int len;
+
+	if (!t || !raw || !payload_ok(t, raw, n))
+		return SREP_E_CORRUPT;
+	if (!mt->seq) {
+		mt->seq = malloc(sizeof(*mt->seq));
+		if (!mt->seq)
+			return SREP_E_NOMEM;
+		trace_seq_init(mt->seq);
+	}
+	trace_seq_reset(mt->seq);
+	memset(&rec, 0, sizeof(rec));
+	rec.data = (void *)raw;
+	rec.size = (int)n;
+	rec.cpu = cpu;
+	tep_print_event(t->tep, mt->seq, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(mt->seq);
+	if (mt->seq->state != TRACE_SEQ__GOOD || !mt->seq->buffer)
+		return SREP_E_NOMEM;
+	len = (int)mt->seq->len;
+	if (size)
+		snprintf(buf, size, "%s", mt->seq->buffer);
+	return len;
 }

@@ -38,5 +38,9 @@ for b in $boards; do
 	expect_exit 0 "$SREP_BIN" timehist --perf "$perf" "$data"
 	cp "$TMP/out" "$TMP/th"
 	match timehist "$TMP/th" "$TMP/th.want" "$b"
+	xz -dc "$CORPUS/$b-messaging.script.txt.xz" >"$TMP/sc.want"
+	expect_exit 0 "$SREP_BIN" script --perf "$perf" "$data"
+	cp "$TMP/out" "$TMP/sc"
+	match script "$TMP/sc" "$TMP/sc.want" "$b"
 done
 [ "$bad" = 0 ] || fail "$bad outputs differ from the recording perf's"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# latency and timehist options against this machine's perf (6.1) on the
+# latency, timehist and script options against this machine's perf (6.1) on the
 # corpus traces it reads (the Debian 12 file-mode traces): each output must
 # be byte for byte perf's. Skips without perf 6.1 or the corpus.
 . "$(dirname "$0")/lib.sh"
@@ -22,8 +22,14 @@ same() {
 	popts=""
 	while [ "$1" != -- ]; do popts="$popts $1"; shift; done
 	shift
-	# shellcheck disable=SC2086
-	perf sched "$cmd" $popts -i "$data" >"$TMP/perf" 2>/dev/null || fail "perf sched $cmd$popts failed"
+	if [ "$cmd" = script ]; then
+		# shellcheck disable=SC2086
+		perf script $popts -i "$data" >"$TMP/perf" 2>/dev/null || fail "perf script$popts failed"
+	else
+		# shellcheck disable=SC2086
+		perf sched "$cmd" $popts -i "$data" >"$TMP/perf" 2>/dev/null ||
+			fail "perf sched $cmd$popts failed"
+	fi
 	expect_exit 0 "$SREP_BIN" "$cmd" --perf 6.1 "$@" "$data"
 	cmp -s "$TMP/perf" "$TMP/out" || {
 		diff "$TMP/perf" "$TMP/out" | head -5 >&2
@@ -47,5 +53,8 @@ for b in $boards; do
 	same timehist -S --time 3.0,3.2 -- -S --time @3.0,@3.2
 	same timehist -S --time 3.1, -- -S --time @3.1,
 	same timehist -S -w -p 15 -- -S -w --only 15
+	same script -F comm,pid,tid,time,event -- -F comm,pid,tid,time,event
+	same script -F -cpu,+pid -- -F -cpu,+pid
+	same script -C 1 --time 3.0,3.1 -- -C 1 --time @3.0,@3.1
 done
 echo "$n outputs equal to perf 6.1's"

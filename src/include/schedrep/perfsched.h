@@ -56,9 +56,12 @@ struct srep_perf_filter {
  */
 struct srep_perf_threads;
 
-/* perf 6.12 forgets a thread at its EXIT (a later event names it ":TID"), 6.1 does not */
-SREP_API int srep_perf_threads__new(struct srep_perf_threads **out, enum srep_perf_dialect d,
-				    struct srep_error *err);
+/*
+ * The session's events must be fed in order. perf 6.12 forgets a thread at
+ * its EXIT (a later event names it ":TID"), 6.1 does not.
+ */
+SREP_API int srep_perf_threads__new(struct srep_perf_threads **out, const struct srep_session *s,
+				    enum srep_perf_dialect d, struct srep_error *err);
 SREP_API void srep_perf_threads__delete(struct srep_perf_threads *pt);	/* NULL is fine */
 /* account COMM, EXEC, FORK and EXIT events; 0 or SREP_E_NOMEM */
 SREP_API int srep_perf_threads__add(struct srep_perf_threads *pt, const struct srep_event *ev,

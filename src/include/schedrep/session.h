@@ -249,6 +249,14 @@ SREP_API int srep_event__field(const struct srep_event *ev, int idx, struct srep
 SREP_API int srep_event__field_by_name(const struct srep_event *ev, const char *name,
 				       struct srep_field *out);
 SREP_API uint64_t srep_field__elem(const struct srep_field *f, uint32_t idx);
+/*
+ * The tracepoint fields as the event's own print format shows them, the
+ * text 'perf script' prints after the event name ("prev_comm=perf ...").
+ * Written into @buf with snprintf's rules; returns the full length, or
+ * SREP_E_INVAL when the input does not keep print formats (schedrep JSON),
+ * SREP_E_CORRUPT when the payload does not fit its format.
+ */
+SREP_API int srep_event__print(const struct srep_event *ev, char *buf, size_t size);
 
 /* ------------------------------------------------------------------ */
 /* Tasks                                                                */

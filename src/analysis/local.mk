@@ -5,4 +5,5 @@ noinst_LTLIBRARIES += %reldir%/libsrep-analysis.la
 %canon_reldir%_libsrep_analysis_la_SOURCES = %reldir%/select.c %reldir%/hist.c %reldir%/hist.h \
 	%reldir%/metrics.c %reldir%/match.c %reldir%/compare.c %reldir%/blocking.c \
 	%reldir%/blocking.h %reldir%/pthreads.c %reldir%/pthreads.h \
-	%reldir%/perfcommon.c %reldir%/latency.c %reldir%/timehist.c
+	%reldir%/perfcommon.c %reldir%/latency.c %reldir%/timehist.c \
+	%reldir%/schedmap.c

@@ -186,15 +186,24 @@ static int on_fork(struct srep_perf_threads *pt, const struct srep_fork *f)
 	return 0;
 }
 
-/* a COMM record (or the EXEC it became): the thread's new name */
-static int on_comm(struct srep_perf_threads *pt, int32_t pid, int32_t tid, const char *comm)
+/*
+ * A COMM record (or the EXEC it became): the thread's new name. perf sched
+ * map flags as renamed the thread its sample fields name: the thread itself
+ * for the kernel's records, the idle task (zeroes) for those perf
+ * synthesized when it started.
+ */
+static int on_comm(struct srep_perf_threads *pt, const struct srep_event *ev, int32_t pid,
+		   int32_t tid, const char *comm)
 {
-	long idx = pt_findnew(pt, pid, tid);
+	long idx = pt_findnew(pt, pid, tid), flag;
 
 	if (idx < 0)
 		return -1;
 	set_comm(&pt->v[idx], comm);
-	pt->v[idx].comm_changed = true;
+	/* perf registers the idle thread at the start: it is always there to flag */
+	flag = ev->tid == 0 ? pt_findnew(pt, 0, 0) : ev->tid > 0 ? pt_find(pt, ev->tid) : idx;
+	if (flag >= 0)
+		pt->v[flag].comm_changed = true;
 	return 0;
 }
 
@@ -211,11 +220,11 @@ int pt_event(struct srep_perf_threads *pt, const struct srep_event *ev, struct s
 	case SREP_EV_COMM:
 		/* tracepoint renames (task_rename) are not COMM records: perf ignores them */
 		if (ev->source == SREP_SRC_RECORD || ev->source == SREP_SRC_JSON)
-			ret = on_comm(pt, ev->u.comm.pid, ev->u.comm.tid, ev->u.comm.comm);
+			ret = on_comm(pt, ev, ev->u.comm.pid, ev->u.comm.tid, ev->u.comm.comm);
 		break;
 	case SREP_EV_EXEC:
 		if (ev->source != SREP_SRC_TRACEPOINT && ev->u.exec.comm[0])
-			ret = on_comm(pt, ev->u.exec.pid, ev->u.exec.tid, ev->u.exec.comm);
+			ret = on_comm(pt, ev, ev->u.exec.pid, ev->u.exec.tid, ev->u.exec.comm);
 		break;
 	case SREP_EV_EXIT:
 		idx = pt_find(pt, ev->u.exit.tid);

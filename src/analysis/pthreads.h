@@ -21,7 +21,7 @@ struct pthread {
 	bool comm_set;			/* named by a record (else ":TID") */
 	bool dead;			/* an EXIT record was seen */
 	bool removed;			/* no longer in perf's table: replaced (fork) or exited (6.12) */
-	bool comm_changed;		/* a COMM record since the flag was cleared (map) */
+	bool comm_changed;		/* a COMM record named it since the flag was cleared (map) */
 	bool lazy;			/* made from the session's fork facts (pt_new), no FORK event yet */
 	char comm[SREP_COMM_MAX];
 };

@@ -1,5 +1,5 @@
 #!/bin/sh
-# latency, timehist and script options against this machine's perf (6.1) on the
+# latency, timehist, script and map options against this machine's perf (6.1) on the
 # corpus traces it reads (the Debian 12 file-mode traces): each output must
 # be byte for byte perf's. Skips without perf 6.1 or the corpus.
 . "$(dirname "$0")/lib.sh"
@@ -56,5 +56,10 @@ for b in $boards; do
 	same script -F comm,pid,tid,time,event -- -F comm,pid,tid,time,event
 	same script -F -cpu,+pid -- -F -cpu,+pid
 	same script -C 1 --time 3.0,3.1 -- -C 1 --time @3.0,@3.1
+	# perf draws as many columns as this machine has CPUs: compare where they agree
+	[ "$b" = x86_64-smp4 ] || same map --
+	same map --compact -- --compact
+	same map --cpus 1 -- --cpus 1
+	same map --compact --cpus 0 -- --compact --cpus 0
 done
 echo "$n outputs equal to perf 6.1's"

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cmd-map.c - "schedrep map": after each context switch, who runs on every
+ * CPU, as 'perf sched map' draws it (docs/man/schedrep-map.1.md); the
+ * state is the library's (srep_schedmap).
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfopts.h"
+
+static const char map_usage[] =
+	"usage: schedrep map [-i <file>] [-o <file>] [--json] [--perf <version>] [--cpus <list>] "
+	"[--compact] [--only <sel>]... [--exclude <sel>]... [--children] [--time <from,to>] "
+	"[-C <list>] [-q] [<perf.data>]";
+static const char map_desc[] =
+	"After each context switch, who runs on every CPU, as 'perf sched map' draws it:\n"
+	"a column per CPU ('*' marks the one that switched), each task shown by the two\n"
+	"characters it gets at its first switch-in (A0, B0, ...; '.' is idle), then the\n"
+	"time and, for a task named now, 'A0 => comm:tid'.";
+
+enum { OPT_COMPACT = 1 };
+
+static const struct cli_opt map_opts[] = {
+	PERF_IO_OPTIONS,
+	{ "cpus", 0, "<list>", "these CPUs only, as perf's --cpus (the same as --cpu)", PO_CPU },
+	{ "compact", 0, NULL, "columns only for CPUs that switch, in the order they first do",
+	  OPT_COMPACT },
+	PERF_FILTER_OPTIONS,
+	{ NULL, 0, NULL, NULL, 0 },
+};
+
+struct map_cli {
+	struct perf_args a;
+	struct srep_schedmap_opts o;
+};
+
+static int on_opt(void *ctx, int id, const char *arg)
+{
+	struct map_cli *c = ctx;
+	int ret;
+
+	if (perf_args_opt(&c->a, id, arg, map_usage, &ret))
+		return ret;
+	if (id == OPT_COMPACT)
+		c->o.compact = true;
+	return EXIT_OK;
+}
+
+static void text_line(FILE *f, const struct srep_schedmap_line *l)
+{
+	char t[32];
+	size_t i;
+
+	fputs("  ", f);
+	for (i = 0; i < l->nr_cols; i++)
+		fprintf(f, "%c%2s ", l->col_cpu[i] == l->cpu ? '*' : ' ',
+			l->cols[i][0] ? l->cols[i] : "  ");
+	if (l->print) {
+		perf_usec(t, sizeof(t), l->time);
+		fprintf(f, "  %12s secs ", t);
+		if (l->named)
+			fprintf(f, "%s => %s:%d", l->name, l->comm, l->tid);
+		if (l->new_cpu)
+			fprintf(f, " (CPU %d)", l->cpu);
+	}
+	fputc('\n', f);
+}
+
+static void json_line(FILE *f, const struct srep_schedmap_line *l)
+{
+	size_t i;
+
+	fprintf(f, "{\"time\":%" PRIu64 ",\"cpu\":%d,\"cpus\":[", l->time, l->cpu);
+	for (i = 0; i < l->nr_cols; i++)
+		fprintf(f, "%s%d", i ? "," : "", l->col_cpu[i]);
+	fputs("],\"running\":[", f);
+	for (i = 0; i < l->nr_cols; i++) {
+		fputs(i ? "," : "", f);
+		if (l->cols[i][0])
+			fprintf(f, "\"%.*s\"", l->cols[i][1] == ' ' ? 1 : 2, l->cols[i]);
+		else
+			fputs("null", f);
+	}
+	fputc(']', f);
+	if (l->named) {
+		fprintf(f, ",\"named\":{\"name\":\"%.*s\",\"comm\":", l->name[1] == ' ' ? 1 : 2,
+			l->name);
+		perf_json_str(f, l->comm);
+		fprintf(f, ",\"tid\":%d}", l->tid);
+	}
+	fputs("}\n", f);
+}
+
+/* perf's closing INFO line, when events were lost */
+static void print_lost(FILE *f, const struct srep_session *s)
+{
+	const struct srep_stats *st = srep_session__stats(s);
+
+	if (st->lost && st->total_records)
+		fprintf(f, "  INFO: %.3f%% lost events (%" PRIu64 " out of %" PRIu64 ", in %" PRIu64
+			" chunks)\n", (double)st->lost / (double)st->total_records * 100.0, st->lost,
+			st->total_records, st->records[2]);
+}
+
+static int run(struct map_cli *c, struct srep_session *s, struct srep_schedmap *m, FILE *f,
+	       struct srep_error *err)
+{
+	struct srep_schedmap_line line;
+	const struct srep_event *ev;
+	int ret;
+
+	while ((ret = srep_session__next_event(s, &ev, err)) > 0) {
+		if (cli_interrupted)
+			return srep_error__set(err, SREP_E_INTERRUPTED, "interrupted");
+		ret = srep_schedmap__add(m, ev, &line, err);
+		if (ret < 0)
+			return ret;
+		if (ret && !c->a.json)
+			text_line(f, &line);
+		else if (ret && line.print)
+			json_line(f, &line);
+	}
+	if (!ret && !c->a.json)
+		print_lost(f, s);
+	return ret;
+}
+
+static int map(struct map_cli *c, struct srep_session *s)
+{
+	static char buf[1 << 20];
+	struct srep_schedmap *m = NULL;
+	struct srep_error err = { 0 };
+	struct cli_out out;
+	int ret = EXIT_OK;
+
+	c->o.dialect = c->a.dialect;
+	if (srep_schedmap__new(&m, s, &c->o, &err) ||
+	    cli_out_open(&out, c->a.output, c->a.input, &err)) {
+		srep_schedmap__delete(m);
+		return cli_error(&err);
+	}
+	setvbuf(out.f, buf, _IOFBF, sizeof(buf));
+	if (run(c, s, m, out.f, &err) || cli_out_commit(&out, &err)) {
+		cli_out_abort(&out);
+		ret = err.code == SREP_E_INTERRUPTED ? EXIT_INTERRUPTED : cli_error(&err);
+	}
+	srep_schedmap__delete(m);
+	return ret;
+}
+
+int cmd_map(int argc, char **argv)
+{
+	struct srep_session *s = NULL;
+	struct map_cli c;
+	int first, ret;
+	bool done;
+
+	memset(&c, 0, sizeof(c));
+	ret = perf_args_init(&c.a);
+	if (ret)
+		return ret;
+	ret = cli_parse(argc, argv, map_usage, map_desc, map_opts, on_opt, &c, &first, &done);
+	if (!ret && !done) {
+		cli_signals_install();
+		ret = perf_args_open(&c.a, argc, argv, first, map_usage, &s, &c.o.filter);
+		if (!ret)
+			ret = map(&c, s);
+	}
+	srep_session__delete(s);
+	perf_args_free(&c.a);
+	return ret;
+}

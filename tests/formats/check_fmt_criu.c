@@ -5,7 +5,7 @@
  * framing (read back with protobuf-c), byte-identical images whatever the
  * trace's byte order, word size or container, timeline.json against a
  * golden file, clear errors for instants outside the trace, damaged trees;
- * then CRIU's own crit (installed with apt-get when missing) on fixtures and
+ * then CRIU's own crit (skipped when absent) on fixtures and
  * on the corpus traces with fork and exit data.
  */
 #include <dirent.h>

@@ -364,6 +364,21 @@ out:
 	return print;
 }
 
+/* a wakeup's or a migration's line: the event's task w, the other task idx */
+static void pair_line(struct srep_timehist *th, struct srep_timehist_line *line,
+		      enum srep_timehist_kind kind,
+		      const struct srep_event *ev, long w, long idx)
+{
+	memset(line, 0, sizeof(*line));
+	line->kind = kind;
+	line->time = ev->time;
+	line->cpu = ev->cpu;
+	line->task = name_of(th, 0, w);
+	line->tid = pt_at(&th->pt, (size_t)w)->tid;
+	line->pid = pt_at(&th->pt, (size_t)w)->pid;
+	line->other = name_of(th, 1, idx);
+}
+
 /* perf's timehist_sched_wakeup_event */
 static int on_wakeup(struct srep_timehist *th, const struct srep_event *ev,
 		     struct srep_timehist_line *line)
@@ -388,14 +403,7 @@ static int on_wakeup(struct srep_timehist *th, const struct srep_event *ev,
 		return -1;
 	if (skip(th, w, ev) && skip(th, idx, ev))
 		return 0;
-	memset(line, 0, sizeof(*line));
-	line->kind = SREP_TH_WAKEUP;
-	line->time = ev->time;
-	line->cpu = ev->cpu;
-	line->task = name_of(th, 0, w);
-	line->tid = pt_at(&th->pt, (size_t)w)->tid;
-	line->pid = pt_at(&th->pt, (size_t)w)->pid;
-	line->other = name_of(th, 1, idx);
+	pair_line(th, line, SREP_TH_WAKEUP, ev, w, idx);
 	return 1;
 }
 
@@ -414,14 +422,7 @@ static int on_migrate(struct srep_timehist *th, const struct srep_event *ev,
 		return -1;
 	if (skip(th, w, ev) && skip(th, idx, ev))
 		return 0;
-	memset(line, 0, sizeof(*line));
-	line->kind = SREP_TH_MIGRATE;
-	line->time = ev->time;
-	line->cpu = ev->cpu;
-	line->task = name_of(th, 0, w);
-	line->tid = pt_at(&th->pt, (size_t)w)->tid;
-	line->pid = pt_at(&th->pt, (size_t)w)->pid;
-	line->other = name_of(th, 1, idx);
+	pair_line(th, line, SREP_TH_MIGRATE, ev, w, idx);
 	line->orig_cpu = ev->u.migrate.orig_cpu;
 	line->dest_cpu = ev->u.migrate.dest_cpu;
 	return 1;

@@ -157,8 +157,9 @@ static int run(struct srep_session *s, struct srep_latency *l, struct srep_error
 	return ret;
 }
 
-static int latency(struct lat_cli *o, struct srep_session *s, const struct srep_perf_filter *f)
+static int latency(void *ctx, struct srep_session *s, const struct srep_perf_filter *f)
 {
+	struct lat_cli *o = ctx;
 	struct srep_latency_opts lo = { .dialect = o->a.dialect, .per_task = o->per_task,
 					.filter = *f };
 	struct srep_latency *l = NULL;
@@ -188,23 +189,8 @@ static int latency(struct lat_cli *o, struct srep_session *s, const struct srep_
 
 int cmd_latency(int argc, char **argv)
 {
-	struct srep_session *s = NULL;
-	struct srep_perf_filter f;
+	static const struct perf_cmd cmd = { lat_usage, lat_desc, lat_opts, on_opt, latency };
 	struct lat_cli o = { .sort = NULL };
-	int first, ret;
-	bool done;
 
-	ret = perf_args_init(&o.a);
-	if (ret)
-		return ret;
-	ret = cli_parse(argc, argv, lat_usage, lat_desc, lat_opts, on_opt, &o, &first, &done);
-	if (!ret && !done) {
-		cli_signals_install();
-		ret = perf_args_open(&o.a, argc, argv, first, lat_usage, &s, &f);
-		if (!ret)
-			ret = latency(&o, s, &f);
-	}
-	srep_session__delete(s);
-	perf_args_free(&o.a);
-	return ret;
+	return perf_cmd_main(&cmd, &o.a, &o, argc, argv);
 }

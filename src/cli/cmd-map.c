@@ -150,25 +150,19 @@ static int map(struct map_cli *c, struct srep_session *s)
 	return ret;
 }
 
+static int run_map(void *ctx, struct srep_session *s, const struct srep_perf_filter *f)
+{
+	struct map_cli *c = ctx;
+
+	c->o.filter = *f;
+	return map(c, s);
+}
+
 int cmd_map(int argc, char **argv)
 {
-	struct srep_session *s = NULL;
+	static const struct perf_cmd cmd = { map_usage, map_desc, map_opts, on_opt, run_map };
 	struct map_cli c;
-	int first, ret;
-	bool done;
 
 	memset(&c, 0, sizeof(c));
-	ret = perf_args_init(&c.a);
-	if (ret)
-		return ret;
-	ret = cli_parse(argc, argv, map_usage, map_desc, map_opts, on_opt, &c, &first, &done);
-	if (!ret && !done) {
-		cli_signals_install();
-		ret = perf_args_open(&c.a, argc, argv, first, map_usage, &s, &c.o.filter);
-		if (!ret)
-			ret = map(&c, s);
-	}
-	srep_session__delete(s);
-	perf_args_free(&c.a);
-	return ret;
+	return perf_cmd_main(&cmd, &c.a, &c, argc, argv);
 }

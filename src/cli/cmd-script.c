@@ -259,8 +259,9 @@ static int run(struct sc_cli *c, struct srep_session *s, const struct srep_perf_
 	return ret;
 }
 
-static int script(struct sc_cli *c, struct srep_session *s, const struct srep_perf_filter *pf)
+static int script(void *ctx, struct srep_session *s, const struct srep_perf_filter *pf)
 {
+	struct sc_cli *c = ctx;
 	static char buf[1 << 20];	/* one big buffer: lines are short and many */
 	struct srep_error err = { 0 };
 	struct cli_out out;
@@ -277,26 +278,13 @@ static int script(struct sc_cli *c, struct srep_session *s, const struct srep_pe
 
 int cmd_script(int argc, char **argv)
 {
-	struct srep_session *s = NULL;
-	struct srep_perf_filter pf;
+	static const struct perf_cmd cmd = { sc_usage, sc_desc, sc_opts, on_opt, script };
 	struct sc_cli c;
-	int first, ret;
-	bool done;
+	int ret;
 
 	memset(&c, 0, sizeof(c));
 	c.fields = F_DEFAULT;
-	ret = perf_args_init(&c.a);
-	if (ret)
-		return ret;
-	ret = cli_parse(argc, argv, sc_usage, sc_desc, sc_opts, on_opt, &c, &first, &done);
-	if (!ret && !done) {
-		cli_signals_install();
-		ret = perf_args_open(&c.a, argc, argv, first, sc_usage, &s, &pf);
-		if (!ret)
-			ret = script(&c, s, &pf);
-	}
-	srep_session__delete(s);
-	perf_args_free(&c.a);
+	ret = perf_cmd_main(&cmd, &c.a, &c, argc, argv);
 	free(c.text);
 	return ret;
 }

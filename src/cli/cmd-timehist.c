@@ -311,25 +311,19 @@ static int timehist(struct th_cli *c, struct srep_session *s)
 	return ret;
 }
 
+static int run_timehist(void *ctx, struct srep_session *s, const struct srep_perf_filter *f)
+{
+	struct th_cli *c = ctx;
+
+	c->o.filter = *f;
+	return timehist(c, s);
+}
+
 int cmd_timehist(int argc, char **argv)
 {
-	struct srep_session *s = NULL;
+	static const struct perf_cmd cmd = { th_usage, th_desc, th_opts, on_opt, run_timehist };
 	struct th_cli c;
-	int first, ret;
-	bool done;
 
 	memset(&c, 0, sizeof(c));
-	ret = perf_args_init(&c.a);
-	if (ret)
-		return ret;
-	ret = cli_parse(argc, argv, th_usage, th_desc, th_opts, on_opt, &c, &first, &done);
-	if (!ret && !done) {
-		cli_signals_install();
-		ret = perf_args_open(&c.a, argc, argv, first, th_usage, &s, &c.o.filter);
-		if (!ret)
-			ret = timehist(&c, s);
-	}
-	srep_session__delete(s);
-	perf_args_free(&c.a);
-	return ret;
+	return perf_cmd_main(&cmd, &c.a, &c, argc, argv);
 }

@@ -154,3 +154,27 @@ void perf_json_str(FILE *f, const char *s)
 	}
 	fputc('"', f);
 }
+
+int perf_cmd_main(const struct perf_cmd *cmd, struct perf_args *a, void *ctx,
+		  int argc, char **argv)
+{
+	struct srep_session *s = NULL;
+	struct srep_perf_filter f;
+	int first, ret;
+	bool done;
+
+	ret = perf_args_init(a);
+	if (ret)
+		return ret;
+	ret = cli_parse(argc, argv, cmd->usage, cmd->description, cmd->opts, cmd->on_opt, ctx,
+			&first, &done);
+	if (!ret && !done) {
+		cli_signals_install();
+		ret = perf_args_open(a, argc, argv, first, cmd->usage, &s, &f);
+		if (!ret)
+			ret = cmd->run(ctx, s, &f);
+	}
+	srep_session__delete(s);
+	perf_args_free(a);
+	return ret;
+}

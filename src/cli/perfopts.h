@@ -52,6 +52,20 @@ int perf_args_opt(struct perf_args *a, int id, const char *arg, const char *usag
  */
 int perf_args_open(struct perf_args *a, int argc, char **argv, int first, const char *usage,
 		   struct srep_session **s, struct srep_perf_filter *f);
+/*
+ * A command of these: its usage, option table and handlers. run() gets the
+ * opened session and the filter (which points into the perf_args).
+ */
+struct perf_cmd {
+	const char *usage, *description;
+	const struct cli_opt *opts;
+	int (*on_opt)(void *ctx, int id, const char *arg);
+	int (*run)(void *ctx, struct srep_session *s, const struct srep_perf_filter *f);
+};
+
+/* a perf_cmd's life: parse argv, open the session, run, close; an exit code */
+int perf_cmd_main(const struct perf_cmd *cmd, struct perf_args *a, void *ctx,
+		  int argc, char **argv);
 /* "12.345678": seconds.microseconds, perf's timestamp__scnprintf_usec */
 void perf_usec(char *buf, size_t size, uint64_t ns);
 /* a JSON string (quotes included) */

@@ -144,6 +144,11 @@ bool srep_selection__is_empty(const struct srep_selection *sel)
 	return !sel->nr_only && !sel->nr_exclude;
 }
 
+bool srep_selection__has_only(const struct srep_selection *sel)
+{
+	return sel->nr_only != 0;
+}
+
 static bool spec_matches(const struct sel_spec *sp, const struct srep_task *t)
 {
 	switch (sp->kind) {

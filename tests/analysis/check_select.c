@@ -234,10 +234,12 @@ START_TEST(empty_and_lifetime)
 	ck_assert(!srep_selection__has_task(sel, srep_session__find_task(s, 100)));
 	ck_assert_int_eq(srep_selection__add_exclude(sel, "1", &err), 0);
 	ck_assert(!srep_selection__is_empty(sel));
+	ck_assert(!srep_selection__has_only(sel));	/* replay's defaults still apply */
 	srep_selection__delete(sel);
 	ck_assert_int_eq(srep_selection__new(&sel, &err), 0);
 	ck_assert_int_eq(srep_selection__add_only(sel, "x", &err), 0);
 	ck_assert(!srep_selection__is_empty(sel));
+	ck_assert(srep_selection__has_only(sel));
 	srep_selection__delete(sel);
 	srep_session__delete(s);
 }

@@ -36,6 +36,8 @@ SREP_API int srep_selection__add_exclude(struct srep_selection *sel, const char 
 SREP_API void srep_selection__set_children(struct srep_selection *sel, bool children);
 /* true when nothing was asked for (everything selected) */
 SREP_API bool srep_selection__is_empty(const struct srep_selection *sel);
+/* true when an --only was given (commands with a default selection apply it otherwise) */
+SREP_API bool srep_selection__has_only(const struct srep_selection *sel);
 /*
  * Resolve against a session's task table (PRESCAN it, or call this after the
  * last event); afterwards srep_selection__has_tid() answers per tid.

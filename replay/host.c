@@ -81,19 +81,34 @@ int rp_cpu_map__parse(const char *spec, struct rp_run_opts *o, struct srep_error
 }
 
 /* kernel prio 0..99 is RT (rtprio 99 - prio; below 0: deadline, the top), 100..139 nice -20..19 */
+enum rp_policy rp_prio__policy(int32_t prio, int32_t *value)
+{
+	if (prio == RP_NO_PRIO)
+		return RP_POLICY_NONE;
+	if (prio < 100) {
+		*value = prio < 0 ? 99 : 99 - prio;
+		if (*value < 1)
+			*value = 1;
+		return RP_POLICY_FIFO;
+	}
+	*value = prio > 139 ? 19 : prio - 120;
+	return RP_POLICY_OTHER;
+}
+
 int rp_prio__apply(int32_t prio)
 {
 	struct sched_param sp = { 0 };
+	int32_t value;
 
-	if (prio == RP_NO_PRIO)
-		return 0;
-	if (prio < 100) {
-		sp.sched_priority = prio < 0 ? 99 : 99 - prio;
-		if (sp.sched_priority < 1)
-			sp.sched_priority = 1;
+	switch (rp_prio__policy(prio, &value)) {
+	case RP_POLICY_FIFO:
+		sp.sched_priority = value;
 		return pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+	case RP_POLICY_OTHER:
+		return setpriority(PRIO_PROCESS, (id_t)gettid(), value) ? errno : 0;
+	default:
+		return 0;
 	}
-	return setpriority(PRIO_PROCESS, (id_t)gettid(), prio > 139 ? 19 : prio - 120) ? errno : 0;
 }
 
 struct probe {

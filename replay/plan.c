@@ -609,7 +609,7 @@ static bool planned(const struct srep_task *t, const struct srep_selection *sel,
 {
 	size_t i = srep_task__index(t);
 
-	if (srep_task__tid(t) <= 0 || !srep_selection__has_task(sel, t))
+	if (srep_task__tid(t) <= 0 || (sel && !srep_selection__has_task(sel, t)))
 		return false;
 	return !def || i >= def->nr || !def->excluded[i];
 }
@@ -661,45 +661,93 @@ static void plan_bounds(struct rp_plan *p)
 	}
 }
 
+struct rp_builder {
+	struct builder b;
+};
+
+int rp_builder__new(struct rp_builder **out, const struct srep_session *s,
+		    const struct srep_selection *sel, const struct rp_defaults *def,
+		    struct srep_error *err)
+{
+	struct rp_builder *rb = calloc(1, sizeof(*rb));
+
+	*out = NULL;
+	if (rb)
+		rb->b.p = calloc(1, sizeof(*rb->b.p));
+	if (!rb || !rb->b.p || setup(&rb->b, s, sel, def)) {
+		rp_builder__delete(rb);
+		return srep_error__set(err, SREP_E_NOMEM, "no memory for a replay plan");
+	}
+	*out = rb;
+	return 0;
+}
+
+static int builder_error(const struct builder *b, struct srep_error *err)
+{
+	if (b->failed == SREP_E_LIMIT)
+		return srep_error__set(err, b->failed, "the plan exceeds %u actions or 2^32 wakeups: "
+				       "select fewer tasks", RP_MAX_ACTIONS);
+	return srep_error__set(err, b->failed, "no memory for a replay plan");
+}
+
+int rp_builder__event(struct rp_builder *rb, const struct srep_event *ev, struct srep_error *err)
+{
+	if (!rb->b.failed)
+		on_event(&rb->b, ev);
+	return rb->b.failed ? builder_error(&rb->b, err) : 0;
+}
+
+int rp_builder__finish(struct rp_builder *rb, struct rp_plan **out, struct srep_error *err)
+{
+	struct builder *b = &rb->b;
+	size_t i;
+	int ret;
+
+	*out = NULL;
+	for (i = 0; !b->failed && i < b->p->nr_tasks; i++)
+		finish_task(b, (int32_t)i);
+	if (!b->failed && compact(b->p))
+		b->failed = SREP_E_NOMEM;
+	if (b->failed)
+		return builder_error(b, err);
+	plan_bounds(b->p);
+	b->p->trace_first = b->first;
+	b->p->trace_last = b->last;
+	ret = rp_plan__scale(b->p, 1.0, 1.0, err);
+	if (ret)
+		return ret;
+	*out = b->p;
+	b->p = NULL;
+	return 0;
+}
+
+void rp_builder__delete(struct rp_builder *rb)
+{
+	if (!rb)
+		return;
+	rp_plan__delete(rb->b.p);
+	free(rb->b.bt);
+	free(rb->b.keys);
+	free(rb->b.cpus);
+	free(rb);
+}
+
 int rp_plan__build(struct rp_plan **out, struct srep_session *s,
 		   const struct srep_selection *sel, const struct rp_defaults *def,
 		   struct srep_error *err)
 {
-	struct builder b = { 0 };
+	struct rp_builder *rb;
 	const struct srep_event *ev;
-	int ret = 0;
-	size_t i;
+	int ret;
 
 	*out = NULL;
-	b.p = calloc(1, sizeof(*b.p));
-	if (!b.p || setup(&b, s, sel, def))
-		b.failed = SREP_E_NOMEM;
-	while (!b.failed && (ret = srep_session__next_event(s, &ev, err)) > 0)
-		on_event(&b, ev);
-	for (i = 0; !b.failed && ret == 0 && i < b.p->nr_tasks; i++)
-		finish_task(&b, (int32_t)i);
-	if (!b.failed && ret == 0 && compact(b.p))
-		b.failed = SREP_E_NOMEM;
-	if (b.failed == SREP_E_LIMIT)
-		ret = srep_error__set(err, b.failed, "the plan exceeds %u actions or 2^32 wakeups: "
-				      "select fewer tasks", RP_MAX_ACTIONS);
-	else if (b.failed)
-		ret = srep_error__set(err, b.failed, "no memory for a replay plan");
-	if (ret == 0) {
-		plan_bounds(b.p);
-		b.p->trace_first = b.first;
-		b.p->trace_last = b.last;
-		ret = rp_plan__scale(b.p, 1.0, 1.0, err);
-	}
-	free(b.bt);
-	free(b.keys);
-	free(b.cpus);
-	if (ret < 0) {
-		rp_plan__delete(b.p);
-		return ret;
-	}
-	*out = b.p;
-	return 0;
+	ret = rp_builder__new(&rb, s, sel, def, err);
+	while (!ret && (ret = srep_session__next_event(s, &ev, err)) > 0)
+		ret = rp_builder__event(rb, ev, err);
+	if (!ret)
+		ret = rp_builder__finish(rb, out, err);
+	rp_builder__delete(rb);
+	return ret;
 }
 
 void rp_plan__delete(struct rp_plan *p)

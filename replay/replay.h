@@ -119,8 +119,8 @@ struct rp_plan {
 };
 
 /*
- * Build a plan from 'sel' (resolved against 's') minus 'def' (NULL: no
- * default exclusions, as with --only). 's' must be positioned at its first
+ * Build a plan from 'sel' (resolved against 's'; NULL: every task) minus
+ * 'def' (NULL: no default exclusions, as with --only). 's' must be positioned at its first
  * event (a fresh session, PRESCAN or not); all events are read. The plan is
  * scaled by 1 until rp_plan__scale() is called.
  */
@@ -128,6 +128,23 @@ int rp_plan__build(struct rp_plan **out, struct srep_session *s,
 		   const struct srep_selection *sel, const struct rp_defaults *def,
 		   struct srep_error *err);
 void rp_plan__delete(struct rp_plan *p);
+
+/*
+ * The same plan, one event at a time, for callers that read the session
+ * themselves (the rt-app exporter gets its events from schedrep convert).
+ * Give rp_builder__event() every event in time order, selected or not: the
+ * builder needs every CPU's switches. 's' must have its task table
+ * complete (PRESCAN) when the builder is made. After rp_builder__finish()
+ * (success or not), only rp_builder__delete() may follow.
+ */
+struct rp_builder;
+
+int rp_builder__new(struct rp_builder **out, const struct srep_session *s,
+		    const struct srep_selection *sel, const struct rp_defaults *def,
+		    struct srep_error *err);
+int rp_builder__event(struct rp_builder *b, const struct srep_event *ev, struct srep_error *err);
+int rp_builder__finish(struct rp_builder *b, struct rp_plan **out, struct srep_error *err);
+void rp_builder__delete(struct rp_builder *b);
 
 /* Divide recorded CPU bursts by 'run' and timed sleeps by 'sleep' (finite, > 0). */
 int rp_plan__scale(struct rp_plan *p, double run, double sleep, struct srep_error *err);
@@ -171,6 +188,14 @@ int rp_cpu_map__parse(const char *spec, struct rp_run_opts *o, struct srep_error
 int rp_prio__check(const struct rp_plan *p, struct srep_error *err);
 /* apply a recorded kernel prio to the calling thread: 0 or an errno */
 int rp_prio__apply(int32_t prio);
+
+enum rp_policy { RP_POLICY_NONE = 0, RP_POLICY_FIFO, RP_POLICY_OTHER };
+/*
+ * What a recorded kernel prio becomes (rp_prio__apply() applies it, the
+ * rt-app exporter writes it): SCHED_FIFO with *value the RT priority 1..99,
+ * or SCHED_OTHER with *value the nice value -20..19; NONE for RP_NO_PRIO.
+ */
+enum rp_policy rp_prio__policy(int32_t prio, int32_t *value);
 
 enum rp_task_state { RP_NOT_STARTED = 0, RP_STOPPED, RP_DONE };
 

@@ -13,6 +13,7 @@ const struct srep_exporter *const srep_exporters[] = {
 	&srep_exporter_json,
 	&srep_exporter_svg,
 	&srep_exporter_criu,
+	&srep_exporter_rtapp,
 	NULL,
 };
 

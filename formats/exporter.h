@@ -25,6 +25,12 @@
 #define SREP_EXPORT_PRESCAN	0x1	/* needs the complete task table before the first event */
 #define SREP_EXPORT_DIRECTORY	0x2	/* writes a directory (ctx->out_dir), not a file */
 #define SREP_EXPORT_SYMBOLS	0x4	/* shows callchains: wants ctx->symbols */
+/*
+ * Gets every event up to the window's end, selected or not, and applies
+ * ctx->sel and ctx->from itself: for formats that follow whole CPUs to
+ * place the selected tasks (rt-app builds replay's plan, which does).
+ */
+#define SREP_EXPORT_EVERY_EVENT	0x8
 
 struct srep_export_ctx {
 	struct srep_session *session;		/* the events' session (borrowed) */
@@ -76,6 +82,7 @@ extern const struct srep_exporter srep_exporter_perfetto;
 extern const struct srep_exporter srep_exporter_json;
 extern const struct srep_exporter srep_exporter_svg;
 extern const struct srep_exporter srep_exporter_criu;	/* formats/criu*.c, libcriu.a */
+extern const struct srep_exporter srep_exporter_rtapp;	/* formats/rtapp/, over replay's plan */
 
 /*
  * Does the event concern a selected task? A switch names two tasks (either

@@ -24,6 +24,7 @@ src/symbols: src/core
 src/analysis: src/core
 formats: 
 formats/criu: formats/exporter.h
+formats/rtapp: formats/exporter.h formats/emit.h replay/replay.h
 replay:
 record: src/core
 src/cli: formats/exporter.h replay/replay.h record/record.h

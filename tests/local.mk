@@ -4,13 +4,13 @@
 # test program links the same libraries (LDADD).
 AM_CPPFLAGS = $(INC_READER) -I$(top_srcdir)/src/reader/json -I$(top_srcdir)/src/symbols \
 	-I$(top_srcdir)/src/analysis -I$(top_srcdir)/formats -I$(top_srcdir)/formats/criu \
-	-I$(top_builddir)/formats/criu -I$(top_srcdir)/replay -I$(top_srcdir)/record \
+	-I$(top_builddir)/formats/criu -I$(top_srcdir)/formats/rtapp -I$(top_srcdir)/replay -I$(top_srcdir)/record \
 	-I$(top_srcdir)/tests/lib \
 	-DSREP_TOP_SRCDIR='"$(abs_top_srcdir)"' -DSREP_TOP_BUILDDIR='"$(abs_top_builddir)"'
 AM_CFLAGS = $(SREP_CFLAGS) $(CHECK_CFLAGS) $(TRACEEVENT_CFLAGS) $(ZSTD_CFLAGS) \
 	$(CJSON_CFLAGS) $(PROTOBUF_C_CFLAGS) $(LIBDW_CFLAGS) -pthread
 LDADD = tests/lib/libtests.la formats/libformats.la formats/criu/libcriu.la \
-	replay/libreplay.la record/librecord.la $(LIBSCHEDREP_STATIC) \
+	formats/rtapp/librtapp.la replay/libreplay.la record/librecord.la $(LIBSCHEDREP_STATIC) \
 	$(CHECK_LIBS) -lpthread -lm
 
 check_LTLIBRARIES += tests/lib/libtests.la
@@ -36,7 +36,7 @@ UNIT_TESTS = tests/lib/check_fixture \
 	tests/analysis/check_select tests/analysis/check_hist tests/analysis/check_metrics \
 	tests/analysis/check_match tests/analysis/check_compare tests/analysis/check_blocking \
 	tests/formats/check_emit tests/formats/check_fmt_perfetto tests/formats/check_fmt_json \
-	tests/formats/check_fmt_svg tests/formats/check_fmt_criu \
+	tests/formats/check_fmt_svg tests/formats/check_fmt_criu tests/formats/check_fmt_rtapp \
 	tests/replay/check_replay_plan tests/replay/check_replay_run \
 	tests/replay/check_replay_report \
 	tests/record/check_record_util tests/record/check_record_perfdata \
@@ -54,7 +54,8 @@ CLI_TESTS = tests/cli/help.sh tests/cli/info.sh \
 	tests/cli/compare-symbols.sh tests/cli/convert.sh tests/cli/svg-render.sh \
 	tests/cli/json-input.sh tests/cli/convert-symbols.sh \
 	tests/cli/convert-criu.sh tests/cli/criu-corpus.sh tests/cli/callchains.sh \
-	tests/cli/replay.sh tests/cli/record.sh tests/cli/record-ring.sh \
+	tests/cli/replay.sh tests/cli/rtapp.sh tests/cli/rtapp-corpus.sh \
+	tests/cli/record.sh tests/cli/record-ring.sh \
 	tests/cli/example.sh tests/cli/completion.sh tests/cli/bad-inputs.sh \
 	tests/cli/perf-dir.sh tests/cli/perf-corpus.sh tests/cli/perf-host.sh
 TESTS += $(CLI_TESTS) tests/layers.sh

@@ -264,7 +264,7 @@ static int pump(struct run *r, void *state, struct srep_error *err)
 			ret = srep_error__set(err, SREP_E_NOMEM, "no memory for the mappings");
 			break;
 		}
-		if (!srep_export_selected(r->ctx.sel, ev))
+		if (!(r->x->flags & SREP_EXPORT_EVERY_EVENT) && !srep_export_selected(r->ctx.sel, ev))
 			continue;
 		ret = r->x->event(state, ev, err);
 		if (ret)

@@ -15,6 +15,7 @@ schedrep_SOURCES += %reldir%/output.c %reldir%/symopts.c \
 	%reldir%/cmd-replay.c %reldir%/replay-print.c %reldir%/replay-print.h \
 	%reldir%/perfopts.c %reldir%/perfopts.h %reldir%/cmd-latency.c %reldir%/cmd-timehist.c \
 	%reldir%/cmd-script.c %reldir%/cmd-map.c
-schedrep_LDADD += formats/libformats.la formats/criu/libcriu.la replay/libreplay.la \
+schedrep_LDADD += formats/libformats.la formats/criu/libcriu.la formats/rtapp/librtapp.la \
+	replay/libreplay.la \
 	$(LIBSCHEDREP_STATIC) -lpthread
 endif

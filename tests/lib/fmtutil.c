@@ -54,7 +54,8 @@ static int run_exporter(const struct srep_exporter *x, struct srep_export_ctx *c
 			ret = SREP_E_NOMEM;
 			break;
 		}
-		ret = srep_export_selected(ctx->sel, ev) ? x->event(state, ev, err) : 0;
+		ret = (x->flags & SREP_EXPORT_EVERY_EVENT) || srep_export_selected(ctx->sel, ev) ?
+		      x->event(state, ev, err) : 0;
 	}
 	if (!ret)
 		ret = x->end(state, err);

@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rtapp_write.c - a scaled replay plan as an rt-app 1.0 workload (JSON).
+ *
+ * One entry of "tasks" per planned task, in plan order: its name
+ * (rtapp_names.c); with --keep-prio its policy and priority; with
+ * --cpu-map the host CPUs its bursts map to; "loop": 1 (rt-app repeats a
+ * task's events forever unless told); then one phase of events:
+ *
+ *   lock "wakeN"    for every wakeup N the task will post, then
+ *   barrier "start" (every task), and a sleep for its start time;
+ *   RUN         "run": the burst in µs of rt-app's calibrated loop: an
+ *               amount of work, so being preempted does not shorten it;
+ *               consecutive bursts (split by a fork or a migration) are one
+ *   SLEEP       "sleep": µs
+ *   WAKE N      unlock "wakeN"
+ *   WAIT N      lock "wakeN", unlock "wakeN": returns once the waker has
+ *               unlocked it, at once if it already has
+ *   SPAWN       nothing: the child starts after its own sleep
+ *   EXIT        the end of the task's events
+ *
+ * Why mutexes: rt-app 1.0's resume is a condition broadcast without memory,
+ * so a resume that comes before the suspend is lost and the suspended task
+ * waits until the run is stopped (40 of 81 tasks of the x86_64 messaging
+ * trace did); a barrier makes a waker that comes first wait for its wakee.
+ * A mutex the waker holds from the start is a wakeup that can neither be
+ * lost nor block the waker, as schedrep replay's futex flags. The barrier
+ * "start" makes sure every task holds its mutexes before anyone asks for
+ * one; for that the start time is a sleep after it, not rt-app's "delay"
+ * (which comes before a task's first event). Every wakeup goes from an
+ * earlier recorded event to a later one, so the locks cannot deadlock, and
+ * with all events in one phase a run stopped by "duration" still ends:
+ * rt-app goes on through the lock and unlock events of a task holding a
+ * mutex.
+ *
+ * Durations are whole µs. Per task the running sums of recorded CPU and of
+ * recorded sleep are scaled and rounded, and each event gets the
+ * difference, so a task's totals are exact to half a µs however many
+ * events it has.
+ */
+#include <inttypes.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rtapp.h"
+
+#define RTAPP_INT_MAX 2147483647u	/* rt-app reads every number as an int */
+
+struct writer {
+	struct emit *e;
+	const struct rp_plan *p;
+	const struct rtapp_opts *o;
+	char (*names)[RTAPP_NAME_MAX + 1];
+	/* the task being written */
+	unsigned key;			/* events so far: keys never repeat ("run12") */
+	uint64_t run_rec, run_us;	/* recorded CPU so far (ns), written so far (µs) */
+	uint64_t sleep_rec, sleep_us;
+	uint64_t run_pending;		/* µs of bursts not written yet */
+};
+
+static void emit_double(struct emit *e, double v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%.15g", v);
+	emit_cstr(e, buf);
+}
+
+/* "KINDn" */
+static void event_key(struct writer *w, const char *kind)
+{
+	emit_lit(w->e, ",\n\t\t\t\t\t\"");
+	emit_cstr(w->e, kind);
+	emit_u64(w->e, w->key++);
+	emit_lit(w->e, "\": ");
+}
+
+static void event_us(struct writer *w, const char *kind, uint64_t us)
+{
+	uint64_t part;
+
+	while (us) {
+		part = us > RTAPP_INT_MAX ? RTAPP_INT_MAX : us;
+		event_key(w, kind);
+		emit_u64(w->e, part);
+		us -= part;
+	}
+}
+
+static void event_mutex(struct writer *w, const char *kind, uint32_t id)
+{
+	event_key(w, kind);
+	emit_lit(w->e, "\"wake");
+	emit_u64(w->e, id);
+	emit_char(w->e, '"');
+}
+
+/* the µs to add so that 'written' reaches the scaled running sum */
+static uint64_t due_us(uint64_t rec_sum, double factor, uint64_t *written)
+{
+	uint64_t total = rp_scale__ns(rec_sum, factor * 1000.0), d;
+
+	d = total > *written ? total - *written : 0;
+	*written += d;
+	return d;
+}
+
+static void flush_run(struct writer *w)
+{
+	event_us(w, "run", w->run_pending);
+	w->run_pending = 0;
+}
+
+static void write_action(struct writer *w, const struct rp_action *a)
+{
+	switch (a->kind) {
+	case RP_RUN:
+		w->run_rec += a->rec_ns;
+		w->run_pending += due_us(w->run_rec, w->p->scale_run, &w->run_us);
+		return;
+	case RP_SLEEP:
+		flush_run(w);
+		w->sleep_rec += a->rec_ns;
+		event_us(w, "sleep", due_us(w->sleep_rec, w->p->scale_sleep, &w->sleep_us));
+		return;
+	case RP_WAIT:
+		flush_run(w);
+		event_mutex(w, "lock", a->id);
+		event_mutex(w, "unlock", a->id);
+		return;
+	case RP_WAKE:
+		flush_run(w);
+		event_mutex(w, "unlock", a->id);
+		return;
+	default:	/* SPAWN: the child has its own start; EXIT: the events end */
+		return;
+	}
+}
+
+static void write_policy(struct writer *w, const struct rp_task *t)
+{
+	int32_t v = 0;
+
+	switch (w->o->run.keep_prio ? rp_prio__policy(t->prio, &v) : RP_POLICY_NONE) {
+	case RP_POLICY_FIFO:
+		emit_lit(w->e, ",\n\t\t\t\"policy\": \"SCHED_FIFO\"");
+		break;
+	case RP_POLICY_OTHER:
+		emit_lit(w->e, ",\n\t\t\t\"policy\": \"SCHED_OTHER\"");
+		break;
+	default:
+		return;
+	}
+	emit_lit(w->e, ",\n\t\t\t\"priority\": ");
+	emit_i64(w->e, v);
+}
+
+/*
+ * --cpu-map: the host CPUs the task's bursts map to. rt-app 1.0 sets the
+ * affinity per phase, and a run stopped by "duration" leaves the mutexes of
+ * later phases locked: one phase per task, pinned to the union. Nothing is
+ * written when a burst's CPU is not in the map (that burst is not pinned).
+ */
+static void write_cpus(struct writer *w, const struct rp_task *t)
+{
+	const struct rp_run_opts *m = &w->o->run;
+	const char *sep = ",\n\t\t\t\"cpus\": [";
+	cpu_set_t set;
+	size_t i;
+	int32_t cpu;
+
+	if (m->cpu_map != RP_CPU_MAP_LIST)
+		return;
+	CPU_ZERO(&set);
+	for (i = 0; i < t->nr_actions; i++) {
+		cpu = t->actions[i].cpu;
+		if (t->actions[i].kind != RP_RUN)
+			continue;
+		if (cpu < 0 || (size_t)cpu >= m->nr_map || m->map[cpu] < 0)
+			return;
+		CPU_SET((size_t)m->map[cpu], &set);
+	}
+	for (i = 0; i < CPU_SETSIZE; i++) {
+		if (CPU_ISSET(i, &set)) {
+			emit_cstr(w->e, sep);
+			emit_u64(w->e, i);
+			sep = ", ";
+		}
+	}
+	if (CPU_COUNT(&set))
+		emit_char(w->e, ']');
+}
+
+/* every mutex of the task's wakeups, the common start, then its own start time */
+static void write_prelude(struct writer *w, const struct rp_task *t)
+{
+	size_t i;
+
+	emit_lit(w->e, "\t\t\t\t\"p0\": {\n\t\t\t\t\t\"loop\": 1");
+	for (i = 0; i < t->nr_actions; i++) {
+		if (t->actions[i].kind == RP_WAKE)
+			event_mutex(w, "lock", t->actions[i].id);
+	}
+	event_key(w, "barrier");
+	emit_lit(w->e, "\"start\"");
+	event_us(w, "sleep", (t->start_off + 500) / 1000);
+}
+
+static void write_task(struct writer *w, size_t ti)
+{
+	const struct rp_task *t = &w->p->tasks[ti];
+	size_t i;
+
+	if (ti)
+		emit_lit(w->e, ",\n");
+	emit_lit(w->e, "\t\t");
+	emit_json_cstr(w->e, w->names[ti]);
+	emit_lit(w->e, ": {\n\t\t\t\"loop\": 1");
+	write_policy(w, t);
+	write_cpus(w, t);
+	emit_lit(w->e, ",\n\t\t\t\"phases\": {\n");
+	w->key = 0;
+	w->run_rec = w->run_us = w->sleep_rec = w->sleep_us = w->run_pending = 0;
+	write_prelude(w, t);
+	for (i = 0; i < t->nr_actions; i++)
+		write_action(w, &t->actions[i]);
+	flush_run(w);
+	emit_lit(w->e, "\n\t\t\t\t}\n\t\t\t}\n\t\t}");
+}
+
+/* seconds: the scaled span, rounded up, and one more for tasks running late */
+static int64_t duration_s(const struct writer *w)
+{
+	if (w->o->duration)
+		return w->o->duration;
+	return (int64_t)((w->p->expected_span + 999999999u) / 1000000000u) + 1;
+}
+
+static void write_global(struct writer *w)
+{
+	emit_lit(w->e, "{\n\t\"global\": {\n\t\t\"duration\": ");
+	emit_i64(w->e, duration_s(w));
+	emit_lit(w->e, ",\n\t\t\"calibration\": ");
+	if (w->o->calibration)
+		emit_u64(w->e, (uint64_t)w->o->calibration);
+	else
+		emit_lit(w->e, "\"CPU0\"");
+	emit_lit(w->e, ",\n\t\t\"default_policy\": \"SCHED_OTHER\",\n\t\t\"lock_pages\": false"
+		 ",\n\t\t\"logdir\": ");
+	emit_json_cstr(w->e, w->o->log_dir ? w->o->log_dir : ".");
+	emit_lit(w->e, ",\n\t\t\"log_basename\": \"rt-app\"\n\t},\n\t\"tasks\": {\n");
+}
+
+/* ignored by rt-app: where each task comes from, for people and scripts */
+static void write_origin(struct writer *w)
+{
+	const struct rp_task *t;
+	size_t i;
+
+	emit_lit(w->e, "\n\t},\n\t\"schedrep\": {\n\t\t\"format\": \"schedrep-rtapp\", "
+		 "\"version\": 1,\n\t\t\"scale_run\": ");
+	emit_double(w->e, w->p->scale_run);
+	emit_lit(w->e, ", \"scale_sleep\": ");
+	emit_double(w->e, w->p->scale_sleep);
+	emit_lit(w->e, ",\n\t\t\"tasks\": {");
+	for (i = 0; i < w->p->nr_tasks; i++) {
+		t = &w->p->tasks[i];
+		if (i)
+			emit_char(w->e, ',');
+		emit_lit(w->e, "\n\t\t\t");
+		emit_json_cstr(w->e, w->names[i]);
+		emit_lit(w->e, ": { \"tid\": ");
+		emit_i64(w->e, t->tid);
+		emit_lit(w->e, ", \"pid\": ");
+		emit_i64(w->e, t->pid);
+		emit_lit(w->e, ", \"comm\": ");
+		emit_json_cstr(w->e, t->comm);
+		emit_lit(w->e, " }");
+	}
+	emit_lit(w->e, "\n\t\t}\n\t}\n}\n");
+}
+
+int rtapp_write(struct emit *e, const struct rp_plan *p, const struct rtapp_opts *o,
+		struct srep_error *err)
+{
+	struct writer w = { .e = e, .p = p, .o = o };
+	size_t i;
+
+	if (rtapp_names(p, &w.names, err))
+		return -1;
+	write_global(&w);
+	for (i = 0; i < p->nr_tasks; i++)
+		write_task(&w, i);
+	write_origin(&w);
+	free(w.names);
+	return 0;
+}

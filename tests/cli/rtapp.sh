@@ -1,0 +1,92 @@
+#!/bin/sh
+# schedrep convert -f rt-app: the round trip against replay's plan. On the
+# bundled sample (default selection) and, with the corpus, on every
+# emulated messaging trace (--only sched-messaging --children): the rt-app
+# file has the tasks of `replay --dry-run` (tid, comm), each task's "run"
+# events add up to its recorded CPU time (to the µs, from replay's JSON
+# report), and its wakeups are replay's: every "wakeN" mutex is taken at
+# the start by one task (the waker, which unlocks it once) and locked and
+# unlocked once by another (the wakee), the per-task counts equal the
+# dry run's wait and wake columns, and their total its paired wakeups.
+# Then the options' usage errors. Running rt-app is rtapp-corpus.sh.
+. "$(dirname "$0")/lib.sh"
+set -e
+command -v jq >/dev/null 2>&1 || { echo "SKIP: jq is not installed"; exit 77; }
+
+# per task of an rt-app file: "TID COMM RUN_US WAITS WAKES PRELOCKS"
+file_tasks() {
+	jq -r '.schedrep.tasks as $o | .tasks | to_entries[] | $o[.key] as $t |
+		[.value.phases.p0 | to_entries[] | select(.key != "loop")] as $ev |
+		($ev | map(.key | startswith("barrier")) | index(true)) as $b |
+		$ev[$b + 1:] as $post |
+		($post | map(select(.key | startswith("lock"))) | length) as $waits |
+		[$t.tid, $t.comm,
+		 ($post | map(select(.key | startswith("run")) | .value) | add // 0), $waits,
+		 ($post | map(select(.key | startswith("unlock"))) | length) - $waits, $b] |
+		map(tostring) | join(" ")' "$1" | sort -n
+}
+
+# "ID waker|wakee TID" for every mutex of an rt-app file
+file_edges() {
+	jq -r '.schedrep.tasks as $o | .tasks | to_entries[] | $o[.key].tid as $tid |
+		[.value.phases.p0 | to_entries[] | select(.key != "loop")] as $ev |
+		($ev | map(.key | startswith("barrier")) | index(true)) as $b |
+		($ev[:$b][] | "\(.value) waker \($tid)"),
+		($ev[$b + 1:][] | select(.key | startswith("lock")) | "\(.value) wakee \($tid)")' "$1"
+}
+
+# round_trip TRACE [SELECTION...]
+round_trip() {
+	trace=$1
+	shift
+	expect_exit 0 "$SREP_BIN" convert -q -f rt-app "$@" -o "$TMP/w.json" "$trace"
+	expect_exit 0 "$SREP_BIN" replay --dry-run "$@" "$trace"
+	# the dry run's rows: "TID COMM CPU_MS WAIT WAKE"
+	awk '/^ +tid +pid +comm/ {t = 1; next} t && NF >= 13 {print $1, $3, $6, $9, $10}
+	     t && NF == 0 {exit}' "$TMP/out" | sort -n >"$TMP/plan"
+	paired=$(sed -n 's/^actions: .* of which \([0-9]*\) paired wakeups$/\1/p' "$TMP/out")
+	# exact recorded CPU: the report of a replay a thousand times faster
+	expect_exit 0 "$SREP_BIN" replay -q --scale 1000 --report "$TMP/r.json" "$@" "$trace"
+	jq -r '.tasks[] | "\(.tid) \(.recorded_cpu_ns) \(.paired_wakeups)"' "$TMP/r.json" |
+		sort -n >"$TMP/report"
+	file_tasks "$TMP/w.json" >"$TMP/file"
+	[ -s "$TMP/file" ] || fail "$trace: no task in the rt-app file"
+	cut -d' ' -f1,2 "$TMP/plan" >"$TMP/a"
+	cut -d' ' -f1,2 "$TMP/file" >"$TMP/b"
+	diff -u "$TMP/a" "$TMP/b" >&2 || fail "$trace: the tasks differ from the dry run's"
+	bad=$(awk 'FILENAME == ARGV[1] {cpu[$1] = $2; waits[$1] = $3; next}
+		   FILENAME == ARGV[2] {w[$1] = $4; k[$1] = $5; next}
+		   {us = int(cpu[$1] / 1000 + 0.5)
+		    if ($3 != us || $4 != waits[$1] || $4 != w[$1] || $5 != k[$1] || $6 != $5)
+			print $1, "run", $3, "us vs", us, "waits", $4, waits[$1], w[$1],
+			      "wakes", $5, k[$1], "prelocks", $6}' \
+		"$TMP/report" "$TMP/plan" "$TMP/file")
+	[ -z "$bad" ] || fail "$trace: tasks differ from replay's plan: $bad"
+	file_edges "$TMP/w.json" | awk -v paired="$paired" '
+		{n[$1, $2]++; who[$1, $2] = $3; ids[$1] = 1}
+		END {	for (id in ids) {
+				if (n[id, "waker"] != 1 || n[id, "wakee"] != 1 ||
+				    who[id, "waker"] == who[id, "wakee"]) { print "bad " id; exit 1 }
+				count++
+			}
+			if (count != paired) { print count " mutexes, " paired " paired wakeups"; exit 1 }
+		}' >"$TMP/edges" || fail "$trace: wake edges: $(cat "$TMP/edges")"
+	echo "${trace##*/}: $(wc -l <"$TMP/file") tasks, $paired wakeups: as replay's plan"
+}
+
+round_trip "$DATA/sample-x86_64.data"
+
+# options: rt-app runs elsewhere, so "auto" (this machine's CPUs) is refused
+for bad in "--cpu-map auto" "--calibration 0" "--duration 0" "--duration x" "--scale -1"; do
+	# shellcheck disable=SC2086
+	expect_exit 2 "$SREP_BIN" convert -f rt-app $bad -o "$TMP/x.json" "$DATA/sample-x86_64.data"
+done
+expect_exit 2 "$SREP_BIN" convert -f json --keep-prio -o "$TMP/x.json" "$DATA/sample-x86_64.data"
+expect_exit 1 "$SREP_BIN" convert -f rt-app --only nosuchtask -o "$TMP/x.json" \
+	"$DATA/sample-x86_64.data"
+grep -q "no selected task ever ran" "$TMP/err" || fail "no reason for an empty selection"
+
+[ -d "$CORPUS_ROOT/emulated" ] || { echo "SKIP: no corpus at $CORPUS_ROOT" >&2; exit 77; }
+for f in "$CORPUS_ROOT"/emulated/*-messaging.data; do
+	round_trip "$f" --only sched-messaging --children
+done

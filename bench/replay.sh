@@ -39,33 +39,7 @@ if [ $# -eq 0 ]; then
 fi
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/schedrep-bench-XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
-
-# "TID CPU_NS" for every task of a perf.data: its on-CPU intervals, from
-# sched_switch. A switch-out without the switch-in before it (this host's
-# kernel records few switches away from the idle task) is completed with
-# the task's first sched_stat_runtime on that CPU since (time - runtime).
-cpu_per_tid() {
-	"$PERF" script --ns -F cpu,time,event,trace -i "$1" 2>/dev/null | awk '
-	/sched:sched_stat_runtime:/ {
-		cpu = $1; gsub(/[][]/, "", cpu); t = $2; sub(/:$/, "", t); t += 0
-		match($0, / pid=[0-9]+/); p = substr($0, RSTART + 5, RLENGTH - 5)
-		match($0, /runtime=[0-9]+/); r = substr($0, RSTART + 8, RLENGTH - 8) / 1e9
-		if (cur[cpu] != p && !((cpu, p) in came)) came[cpu, p] = t - r
-	}
-	/sched:sched_switch:/ {
-		cpu = $1; gsub(/[][]/, "", cpu); t = $2; sub(/:$/, "", t); t += 0
-		match($0, /prev_pid=[0-9]+/); prev = substr($0, RSTART + 9, RLENGTH - 9)
-		match($0, /next_pid=[0-9]+/); nxt = substr($0, RSTART + 9, RLENGTH - 9)
-		if ((cpu in cur) && cur[cpu] == prev)
-			ns[prev] += (t - tin[cpu]) * 1e9
-		else if ((cpu, prev) in came && came[cpu, prev] >= tin[cpu])
-			ns[prev] += (t - came[cpu, prev]) * 1e9
-		delete came[cpu, prev]
-		delete came[cpu, nxt]
-		tin[cpu] = t; cur[cpu] = nxt
-	}
-	END { for (p in ns) printf "%s %.0f\n", p, ns[p] }' | sort -n
-}
+. "$(dirname "$0")/fidelity.sh"
 
 # "TASK_TID REPLAY_TID" from a schedrep replay JSON report (cJSON's layout)
 report_map() {
@@ -89,27 +63,6 @@ perf_map() {
 	awk 'FILENAME == ARGV[1] {thread[$1] = $2; next}
 	     /^task +[0-9]+ \(/ {gsub(/[():,]/, " "); if ($2 in thread) print $(NF - 2), thread[$2]}' \
 		"$TMP/forks" "$1"
-}
-
-# |error| % per task: MAP (task replay_tid), ORIG and REPLAY cpu lists, over TIDS
-errors() {
-	awk -v scale="$5" 'FILENAME == ARGV[1] {want[$1] = 1; next}
-	     FILENAME == ARGV[2] {map[$1] = $2; next}
-	     FILENAME == ARGV[3] {orig[$1] = $2; next}
-	     {rep[$1] = $2}
-	     END { for (t in want) if (orig[t] > 0 && (t in map)) {
-			e = (rep[map[t]] - orig[t] / scale) / (orig[t] / scale) * 100
-			print (e < 0 ? -e : e) } }' "$1" "$2" "$3" "$4" | sort -g
-}
-
-# "MEDIAN P95" of a sorted list, linear interpolation between ranks
-stats() {
-	awk '{v[NR] = $1} END {
-		if (!NR) { print "- -"; exit }
-		for (q = 50; q <= 95; q += 45) {
-			pos = q / 100 * (NR - 1) + 1; lo = int(pos)
-			x = lo < NR ? v[lo] + (v[lo + 1] - v[lo]) * (pos - lo) : v[NR]
-			printf "%.1f%s", x, q == 50 ? " " : "\n" } }' "$1"
 }
 
 echo "machine: $(nproc) CPUs; load before: $(uptime | sed 's/.*load average: //')"

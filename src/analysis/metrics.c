@@ -256,6 +256,21 @@ static int sleep_site(struct srep_metrics *m, struct task_acc *a, const struct s
 			       found & SREP_BLOCKED_USER ? srep_frame__label(&u, ubuf, sizeof(ubuf)) : NULL);
 }
 
+/* the task this CPU shows running leaves it at 't': another task switched in or out here */
+static void leave_cpu(struct srep_metrics *m, struct cpu_acc *c, int32_t cpu, uint64_t t)
+{
+	struct task_acc *cur;
+
+	if (c->cur < 0 || c->cur_idle || (size_t)c->cur >= m->nr_tasks)
+		return;
+	cur = &m->tasks[c->cur];
+	if (cur->state == TS_RUNNING && cur->cpu == cpu) {
+		run_ends(cur, t);
+		cur->state = TS_UNKNOWN;
+		cur->since = t;
+	}
+}
+
 static int switch_out(struct srep_metrics *m, struct cpu_acc *c, int32_t cpu,
 		      const struct srep_event *ev, uint64_t t)
 {
@@ -274,7 +289,11 @@ static int switch_out(struct srep_metrics *m, struct cpu_acc *c, int32_t cpu,
 		since = a->since;
 	else if (srep_task__fork_time(task) > since && srep_task__fork_time(task) <= t)
 		since = srep_task__fork_time(task);
+	/* not before it was seen elsewhere (it left another CPU, was woken): no task runs twice */
+	if (a && a->state != TS_RUNNING && a->since > since && a->since <= t)
+		since = a->since;
 	if (c->cur != (int64_t)srep_task__index(task)) {
+		leave_cpu(m, c, cpu, since);	/* what ran here did until 'task' came in */
 		ret = cpu_close(m, c, since);
 		if (ret)
 			return ret;
@@ -317,21 +336,6 @@ static void wait_ends(struct task_acc *a, uint64_t t)
 		break;
 	default:
 		break;
-	}
-}
-
-/* a task another CPU still shows as running is switched out there by this switch-in */
-static void leave_cpu(struct srep_metrics *m, struct cpu_acc *c, int32_t cpu, uint64_t t)
-{
-	struct task_acc *cur;
-
-	if (c->cur < 0 || c->cur_idle || (size_t)c->cur >= m->nr_tasks)
-		return;
-	cur = &m->tasks[c->cur];
-	if (cur->state == TS_RUNNING && cur->cpu == cpu) {
-		run_ends(cur, t);
-		cur->state = TS_UNKNOWN;
-		cur->since = t;
 	}
 }
 

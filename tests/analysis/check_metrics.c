@@ -243,6 +243,46 @@ START_TEST(switch_records_scenario)
 }
 END_TEST
 
+/*
+ * What a CPU's first switch says about the past. Per-task recordings and
+ * the trace start leave a CPU's history unknown: alpha leaves CPU 1 at 400
+ * without being seen there, but it left CPU 0 (preempted) at 300, so it ran
+ * on CPU 1 from 300 at the earliest, not from the trace start; then it
+ * leaves CPU 0 at 600, where gamma was shown running from 300: alpha came
+ * back when it left CPU 1 (400) at the earliest, and gamma ran until then.
+ */
+static void unseen_arrivals(struct fixture *fx)
+{
+	fixture_comm(fx, T0, 0, 100, 100, "alpha", false);
+	fixture_comm(fx, T0 + 1, 0, 102, 102, "gamma", false);
+	fixture_switch(fx, T0 + 100, 0, "swapper/0", 0, 120, FIXTURE_STATE_R, "alpha", 100, 120);
+	fixture_switch(fx, T0 + 300, 0, "alpha", 100, 120, FIXTURE_STATE_PREEMPT, "gamma", 102, 120);
+	fixture_switch(fx, T0 + 400, 1, "alpha", 100, 120, FIXTURE_STATE_S, "swapper/1", 0, 120);
+	fixture_switch(fx, T0 + 600, 0, "alpha", 100, 120, FIXTURE_STATE_S, "swapper/0", 0, 120);
+	fixture_switch(fx, T0 + 1000, 1, "swapper/1", 0, 120, FIXTURE_STATE_R, "gamma", 102, 120);
+}
+
+START_TEST(no_task_runs_twice)
+{
+	struct fixture_opts o = { 0 };
+	struct srep_session *s;
+	struct srep_metrics *m;
+	struct srep_task_metrics a;
+	char path[4096], *dir = write_fixture(&o, unseen_arrivals, path, sizeof(path));
+
+	m = collect(path, &s);
+	a = of_tid(m, s, 100);
+	/* CPU 0 100..300, CPU 1 300..400 (not 0..400), CPU 0 again: its arrival unseen */
+	ck_assert_uint_eq(a.cpu_ns, 200 + 100 + 200);
+	a = of_tid(m, s, 102);
+	ck_assert_uint_eq(a.cpu_ns, 100);	/* CPU 0 300..400, until alpha came back */
+	srep_metrics__delete(m);
+	srep_session__delete(s);
+	tu_rmdir(dir);
+	free(dir);
+}
+END_TEST
+
 /* written out of order, read with a tiny reorder window: late events happen when they arrive */
 static void late_events(struct fixture *fx)
 {
@@ -702,6 +742,7 @@ int main(void)
 
 	tcase_add_loop_test(tc, tracepoint_scenario, 0, 16);
 	tcase_add_loop_test(tc, switch_records_scenario, 0, 2);
+	tcase_add_test(tc, no_task_runs_twice);
 	tcase_add_test(tc, group_of_tasks);
 	tcase_add_test(tc, late_events_make_no_negative_interval);
 	tcase_add_loop_test(tc, damaged_traces_do_not_crash, 0, 200);

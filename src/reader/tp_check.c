@@ -9,14 +9,20 @@
  *  - event_read_fields(): a field line without a type ("field:x;") leaks
  *    the field's name (the "no type found" path);
  *  - tep_parse_printk_formats(): a line without ':' (or with nothing after
- *    it) makes strdup(fmt + 1) read past the end of its copy.
+ *    it) makes strdup(fmt + 1) read past the end of its copy;
+ *  - eval_num_arg(): '/' and '%' in a print format's arguments divide
+ *    without looking at the divisor, so "x % y" with y zero (or a word
+ *    that reads as 0) raises SIGFPE, even while tep_parse_format() runs.
  * So an event format is handed over only if it is printable text whose
  * field lines each have a type and a name and whose print format names
- * only its own fields; a printk line only if it is "ADDR:TEXT". What fails
- * is skipped and reported by the caller.
+ * only its own fields and divides only by nonzero numbers; a printk line
+ * only if it is "ADDR:TEXT". What fails is skipped and reported by the
+ * caller.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "reader.h"
@@ -86,7 +92,40 @@ static bool has_field(const struct fmt_fields *ff, const char *name, size_t len)
 	return false;
 }
 
-/* every REC->name outside string literals is a field of the format */
+/*
+ * What follows a '/' or '%' operator: a nonzero number, with C's integer
+ * suffixes, or the size of a type ("/ sizeof(u64)" in the kernel's dma
+ * events; the size of a field could be a hostile 0).
+ */
+static bool nonzero_number(const char *p, const char *end)
+{
+	char buf[32], *num_end;
+	unsigned long long v;
+	size_t n;
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (end - p > 7 && !memcmp(p, "sizeof(", 7)) {	/* REC->x stops at its '-' */
+		for (n = 7; p + n < end && (is_ident(p[n]) || p[n] == ' '); n++)
+			;
+		return n > 7 && p + n < end && p[n] == ')';
+	}
+	for (n = 0; p + n < end && isalnum((unsigned char)p[n]); n++)
+		if (n == sizeof(buf) - 1)
+			return false;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	errno = 0;
+	v = strtoull(buf, &num_end, 0);
+	while (*num_end && strchr("uUlL", *num_end))
+		num_end++;
+	return n && !errno && v && !*num_end && isdigit((unsigned char)buf[0]);
+}
+
+/*
+ * Every REC->name outside string literals is a field of the format, and
+ * every divisor a nonzero number.
+ */
 static bool print_fmt_ok(const char *p, const char *end, const struct fmt_fields *ff,
 			 char *why, size_t why_size)
 {
@@ -104,6 +143,11 @@ static bool print_fmt_ok(const char *p, const char *end, const struct fmt_fields
 		}
 		if (*p == '"')
 			quoted = true;
+		if (!quoted && (*p == '/' || *p == '%') && !nonzero_number(p + 1, end)) {
+			snprintf(why, why_size, "its print format divides by '%.*s', not a nonzero "
+				 "number", (int)(end - p - 1 > 20 ? 20 : end - p - 1), p + 1);
+			return false;
+		}
 		if (quoted || end - p <= 5 || memcmp(p, "REC->", 5))
 			continue;
 		for (n = e = p + 5; e < end && is_ident(*e); e++)

@@ -15,7 +15,7 @@
 # kept under 64 KiB (ELF files: 256 KiB) so that each run stays fast.
 #
 # Leaks inside libtraceevent on formats it fails to parse are not ours
-# (tests/lib/lsan.supp; the upstream fault is in docs/fuzzing.md); every
+# (tests/lib/lsan.supp; src/reader/tp_check.c lists the upstream faults); every
 # other leak, and any sanitizer report, is a finding.
 set -eu
 MODE=${1:?usage: run.sh smoke|campaign BUILDDIR SECONDS [OUT]}

@@ -58,6 +58,32 @@ START_TEST(field_without_type)
 }
 END_TEST
 
+/* libtraceevent divides without looking: only nonzero numbers and type sizes may divide */
+START_TEST(divisors)
+{
+	static const char *const ok[] = { "REC->a / 1000", "REC->a % 0x10UL",
+					  "(REC->a) / sizeof(u64)", "\"50%% / 0\", REC->a" };
+	static const char *const bad[] = { "REC->a / 0", "0%x00000008", "REC->a % REC->a",
+					   "REC->a / (2)", "REC->a / sizeof(REC->a)", "REC->a /" };
+	char text[512], name[64], why[160];
+	size_t i;
+
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		snprintf(text, sizeof(text), "name: d\nformat:\n" COMMON
+			 "\tfield:int a;\toffset:8;\tsize:4;\tsigned:1;\n\nprint fmt: \"%%d\", %s\n",
+			 ok[i]);
+		ck_assert_msg(check(text, name, why), "'%s' refused: %s", ok[i], why);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), "name: d\nformat:\n" COMMON
+			 "\tfield:int a;\toffset:8;\tsize:4;\tsigned:1;\n\nprint fmt: \"%%d\", %s\n",
+			 bad[i]);
+		ck_assert_msg(!check(text, name, why), "'%s' accepted", bad[i]);
+		ck_assert_ptr_nonnull(strstr(why, "divides by"));
+	}
+}
+END_TEST
+
 START_TEST(binary_is_not_a_format)
 {
 	static const char text[] = "name: y\nformat:\n" COMMON "\x01\x80";
@@ -91,6 +117,7 @@ static Suite *tp_check_suite(void)
 	tcase_add_test(tc, good_formats_pass);
 	tcase_add_test(tc, print_flags_over_a_missing_field);
 	tcase_add_test(tc, field_without_type);
+	tcase_add_test(tc, divisors);
 	tcase_add_test(tc, binary_is_not_a_format);
 	tcase_add_test(tc, printk_lines_without_a_colon_dropped);
 	suite_add_tcase(s, tc);

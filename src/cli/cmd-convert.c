@@ -200,9 +200,18 @@ struct run {
 	struct srep_export_ctx ctx;
 	struct srep_session *s;
 	struct cli_out out;
-	uint64_t events;
+	uint64_t events, timed;		/* written; of which timed */
 	size_t tasks;
 };
+
+static size_t count_tasks(const struct run *r)
+{
+	size_t i, n = 0, nr = srep_session__nr_tasks(r->s);
+
+	for (i = 0; i < nr; i++)
+		n += !r->ctx.sel || srep_selection__has_task(r->ctx.sel, srep_session__task(r->s, i));
+	return n;
+}
 
 static int prepare(struct run *r, const struct convert_opts *o, const char *input,
 		   struct srep_error *err)
@@ -223,20 +232,14 @@ static int prepare(struct run *r, const struct convert_opts *o, const char *inpu
 	if (!ret && selecting) {
 		ret = srep_selection__resolve(o->sel, r->s, err);
 		r->ctx.sel = o->sel;
+		if (!ret && !count_tasks(r))
+			ret = srep_error__set(err, SREP_E_SELECT, "no task of the trace matches the "
+					      "selection (--only, --exclude)");
 	}
 	/* only formats that show callchains pay for resolving them */
 	if (!ret && (r->x->flags & SREP_EXPORT_SYMBOLS))
 		ret = cli_symbolizer_new(&r->ctx.symbols, r->s, &o->sym, err);
 	return ret;
-}
-
-static size_t count_tasks(const struct run *r)
-{
-	size_t i, n = 0, nr = srep_session__nr_tasks(r->s);
-
-	for (i = 0; i < nr; i++)
-		n += !r->ctx.sel || srep_selection__has_task(r->ctx.sel, srep_session__task(r->s, i));
-	return n;
 }
 
 /* every event to the exporter; stops after the window (events come in time order) */
@@ -269,13 +272,18 @@ static int pump(struct run *r, void *state, struct srep_error *err)
 		ret = r->x->event(state, ev, err);
 		if (ret)
 			break;
-		r->events++;
+		/* the summary counts what the output shows: selected events in the window */
+		if ((!ev->time || ev->time >= r->ctx.from) && (!(r->x->flags & SREP_EXPORT_EVERY_EVENT) ||
+							       srep_export_selected(r->ctx.sel, ev))) {
+			r->events++;
+			r->timed += ev->time != 0;	/* not the records synthesized at start */
+		}
 	}
 	cli_progress_done(&prog);
 	return ret < 0 ? ret : 0;
 }
 
-static int export(struct run *r, struct srep_error *err)
+static int export(struct run *r, const struct convert_opts *o, struct srep_error *err)
 {
 	void *state = NULL;
 	int ret;
@@ -283,6 +291,11 @@ static int export(struct run *r, struct srep_error *err)
 	ret = r->x->begin(&state, &r->ctx, err);
 	if (!ret)
 		ret = pump(r, state, err);
+	/* an empty window is a mistake, as an instant outside the trace is for --at */
+	if (!ret && o->time && !r->timed)
+		ret = srep_error__set(err, SREP_E_TIME, "no event%s in the --time window '%s' "
+				      "(seconds after the trace's first event, or @perf-timestamp)",
+				      r->ctx.sel ? " of the selected tasks" : "", o->time);
 	if (!ret)
 		ret = r->x->end(state, err);
 	r->x->destroy(state);
@@ -308,7 +321,7 @@ static int convert(const struct convert_opts *o, const char *input, const struct
 	if (!ret) {
 		r.ctx.out = r.out.f;
 		r.ctx.out_dir = r.out.dir ? r.out.tmp : NULL;
-		ret = export(&r, &err);
+		ret = export(&r, o, &err);
 		if (ret)
 			cli_out_abort(&r.out);
 		else

@@ -49,6 +49,22 @@ jq -e --argjson t0 "$first" '[.traceEvents[] | select(.ph != "M") |
 	select(.ts * 1000 < $t0 + 1000000 - 1 or (.ts + (.dur // 0)) * 1000 > $t0 + 2000000 + 1)] |
 	length == 0' "$TMP/out" >/dev/null || fail "--time 0.001,0.002 shows events outside"
 
+# the summary counts what was written: the lossless JSON's event lines in the window
+expect_exit 0 "$SREP_BIN" convert -f json --time 0.001,0.002 -o "$TMP/w.json" "$TMP/x86.data"
+said=$(sed -n "s/^schedrep: wrote .*(json): \([0-9]*\) events, .*/\1/p" "$TMP/err")
+lines=$(grep -c '"t":' "$TMP/w.json")
+[ -n "$said" ] && [ "$said" = "$lines" ] || fail "the summary says '$said' events, the file has $lines"
+rm -f "$TMP/w.json"
+# an empty window or selection is an error, and leaves no output
+for args in "--time 100,200" "--time @1,@2" "--only nosuchtask" "--only tid:999999"; do
+	rm -f "$TMP/e.json"
+	# shellcheck disable=SC2086
+	expect_exit 1 "$SREP_BIN" convert -f json $args -o "$TMP/e.json" "$TMP/x86.data"
+	grep -qE "no event in the --time window|no task of the trace matches" "$TMP/err" ||
+		fail "convert $args: $(cat "$TMP/err")"
+	[ ! -e "$TMP/e.json" ] || fail "convert $args left an output"
+done
+
 # the lossless JSON: read back, it gives the very same timeline, from a file or stdin
 expect_exit 0 "$SREP_BIN" convert -f json "$TMP/x86.data"
 grep -q "^schedrep: wrote '$TMP/x86.schedrep.json' (json): " "$TMP/err" || fail "json summary"

@@ -84,7 +84,7 @@ done
 expect_exit 2 "$SREP_BIN" convert -f json --keep-prio -o "$TMP/x.json" "$DATA/sample-x86_64.data"
 expect_exit 1 "$SREP_BIN" convert -f rt-app --only nosuchtask -o "$TMP/x.json" \
 	"$DATA/sample-x86_64.data"
-grep -q "no selected task ever ran" "$TMP/err" || fail "no reason for an empty selection"
+grep -q "no task of the trace matches the selection" "$TMP/err" || fail "no reason for an empty selection"
 
 [ -d "$CORPUS_ROOT/emulated" ] || { echo "SKIP: no corpus at $CORPUS_ROOT" >&2; exit 77; }
 for f in "$CORPUS_ROOT"/emulated/*-messaging.data; do

@@ -96,18 +96,25 @@ static void print_event(FILE *f, const struct srep_session *s, const struct srep
 	fputc('\n', f);
 }
 
-/* every event through the symbolizer; those with callchains printed */
-static int run(struct srep_session *s, struct cli_symbols *cs, FILE *f, struct srep_error *err)
+/* every event through the symbolizer; those with callchains printed, and at least one */
+static int run(struct srep_session *s, struct cli_symbols *cs, FILE *f, const char *path,
+	       struct srep_error *err)
 {
 	const struct srep_event *ev;
+	uint64_t printed = 0;
 	int ret;
 
 	while ((ret = srep_session__next_event(s, &ev, err)) > 0) {
 		if (cli_symbols_event(cs, ev, err))
 			return SREP_E_NOMEM;
-		if (ev->nr_callchain)
+		if (ev->nr_callchain) {
 			print_event(f, s, ev, cs->frames, cs->nr);
+			printed++;
+		}
 	}
+	if (!ret && !printed)
+		ret = srep_error__set(err, SREP_E_UNSUPPORTED, "'%s': no event has a callchain "
+				      "(perf record -g records them)", path);
 	return ret;
 }
 
@@ -134,7 +141,7 @@ int cmd_callchains(int argc, char **argv)
 	if (ret == EXIT_OK && cli_out_open(&out, o.output, argv[first], &err))
 		ret = cli_error(&err);
 	if (ret == EXIT_OK) {
-		if (run(s, &cs, out.f, &err) || cli_out_commit(&out, &err)) {
+		if (run(s, &cs, out.f, argv[first], &err) || cli_out_commit(&out, &err)) {
 			cli_out_abort(&out);
 			ret = cli_error(&err);
 		}

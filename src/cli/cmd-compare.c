@@ -250,6 +250,9 @@ int cmd_compare(int argc, char **argv)
 			&done);
 	if (!ret && !done && argc - first != 2)
 		ret = cli_usage_error(compare_usage, "expected two traces");
+	if (!ret && !done && !strcmp(argv[first], "-") && !strcmp(argv[first + 1], "-"))
+		ret = cli_usage_error(compare_usage, "standard input can hold one of the traces, "
+				      "not both");
 	if (!ret && !done) {
 		path[0] = argv[first];
 		path[1] = argv[first + 1];

@@ -4,9 +4,14 @@
 # own 'perf script' byte for byte, for -g (arm64: with the callers perf
 # unwinds from the sampled link register) and for --call-graph dwarf (user
 # stacks unwound); a stripped binary with its debug file gives the same;
-# without symbols every frame is still printed; errors.
+# without symbols every frame is still printed; errors, and a trace without
+# callchains.
 . "$(dirname "$0")/lib.sh"
 set -e
+
+# a trace without callchains says so (the bundled sample has none)
+expect_exit 1 "$SREP_BIN" callchains "$DATA/sample-x86_64.data"
+grep -q "no event has a callchain" "$TMP/err" || fail "no reason for an empty output"
 
 CORPUS="$CORPUS_ROOT/callchains"
 [ -d "$CORPUS" ] || { echo "SKIP: no corpus at $CORPUS (set SREP_CORPUS)" >&2; exit 77; }

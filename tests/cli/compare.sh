@@ -60,6 +60,8 @@ expect_exit 2 "$SREP_BIN" compare a.data
 expect_exit 2 "$SREP_BIN" compare --match tid a.data b.data
 grep -q "expected auto, comm or pid" "$TMP/err" || fail "--match message"
 expect_exit 2 "$SREP_BIN" compare --scale-a 0 a.data b.data
+expect_exit 2 sh -c "'$SREP_BIN' compare - - < a.data"
+grep -q "standard input can hold one of the traces" "$TMP/err" || fail "compare - - message"
 expect_exit 1 "$SREP_BIN" compare a.data missing.data
 grep -q "missing.data" "$TMP/err" || fail "missing file message"
 printf 'not a trace\n' >text.data

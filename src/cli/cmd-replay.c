@@ -242,6 +242,10 @@ int cmd_replay(int argc, char **argv)
 	ret = cli_parse(argc, argv, replay_usage, replay_desc, replay_opts, on_opt, &o, &first, &done);
 	if (!ret && !done && argc - first != 1)
 		ret = cli_usage_error(replay_usage, "expected one trace file");
+	/* the report compares a replay with its recording: a dry run has nothing to report */
+	if (!ret && !done && o.dry_run && o.report)
+		ret = cli_usage_error(replay_usage, "--report describes a replay that ran: not with "
+				      "--dry-run");
 	if (!ret && !done) {
 		cli_signals_install();
 		ret = make_plan(&o, argv[first], &plan, &choice, &def);

@@ -27,12 +27,14 @@ grep -q "^scale:     run 10, sleep 1$" "$TMP/out" || fail "--scale-sleep does no
 
 # bad options: one message and the usage line, exit 2, nothing replayed
 for bad in "--scale 0" "--scale -1" "--scale nan" "--scale-run inf" "--scale-sleep 1x" \
-	"--repeat 0" "--max-threads x" "--cpu-map 0=" "--cpu-map 1=2,1=3" "--only tid:x"; do
+	"--repeat 0" "--max-threads x" "--cpu-map 0=" "--cpu-map 1=2,1=3" "--only tid:x" \
+	"--dry-run --report $TMP/r.json"; do
 	# shellcheck disable=SC2086
 	expect_exit 2 "$SREP_BIN" replay $bad "$S"
 	grep -q "^usage: schedrep replay" "$TMP/err" || fail "$bad: no usage line"
 	[ ! -s "$TMP/out" ] || fail "$bad: something was printed on stdout"
 done
+[ ! -e "$TMP/r.json" ] || fail "--dry-run --report wrote a report"
 expect_exit 2 "$SREP_BIN" replay
 expect_exit 2 "$SREP_BIN" replay "$S" "$S"
 

@@ -436,11 +436,12 @@ void compare_html(FILE *f, const struct compare_run *r)
 		esc(f, compare_describe(desc, sizeof(desc), r->s[k]));
 		fprintf(f, r->scale[k] != 1 ? ", durations x %g)<br>\n" : ")<br>\n", r->scale[k]);
 	}
-	fprintf(f, "%zu task pairs (match %s), %zu only in A, %zu only in B; "
-		"%zu significant differences (|B-A| at least %.0f%% of the larger, and at least "
+	fprintf(f, "%zu task pair%s (match %s), %zu only in A, %zu only in B; "
+		"%zu significant difference%s (|B-A| at least %.0f%% of the larger, and at least "
 		"10 us, 2 or 1 percentage point).</p>\n", srep_matching__nr_pairs(mt),
-		srep_match_mode__name(r->mode), srep_matching__nr_unmatched(mt, 0),
-		srep_matching__nr_unmatched(mt, 1), srep_compare__nr_significant(r->c),
+		srep_matching__nr_pairs(mt) == 1 ? "" : "s", srep_match_mode__name(r->mode),
+		srep_matching__nr_unmatched(mt, 0), srep_matching__nr_unmatched(mt, 1),
+		srep_compare__nr_significant(r->c), srep_compare__nr_significant(r->c) == 1 ? "" : "s",
 		100 * SREP_SIGNIFICANT_REL);
 	timelines(f, r);
 	charts(f, r);

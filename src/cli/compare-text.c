@@ -77,7 +77,8 @@ const char *compare_describe(char *buf, size_t size, const struct srep_session *
 	char cpus[32] = "? CPUs";
 
 	if (m->nr_cpus_online >= 0)
-		snprintf(cpus, sizeof(cpus), "%d CPUs", m->nr_cpus_online);
+		snprintf(cpus, sizeof(cpus), "%d CPU%s", m->nr_cpus_online,
+			 m->nr_cpus_online == 1 ? "" : "s");
 	snprintf(buf, size, "%s, %s-endian, %s, perf %s", m->arch ? m->arch : "unknown arch",
 		 m->big_endian ? "big" : "little", cpus, m->perf_version ? m->perf_version : "unknown");
 	return buf;
@@ -295,8 +296,9 @@ void compare_text(FILE *f, const struct compare_run *r)
 			compare_describe(desc, sizeof(desc), r->s[k]));
 		fprintf(f, r->scale[k] != 1 ? ", durations x %g\n" : "\n", r->scale[k]);
 	}
-	fprintf(f, "tasks: %zu pairs (--match %s), %zu only in A, %zu only in B\n",
-		srep_matching__nr_pairs(mt), srep_match_mode__name(r->mode),
+	fprintf(f, "tasks: %zu pair%s (--match %s), %zu only in A, %zu only in B\n",
+		srep_matching__nr_pairs(mt), srep_matching__nr_pairs(mt) == 1 ? "" : "s",
+		srep_match_mode__name(r->mode),
 		srep_matching__nr_unmatched(mt, 0), srep_matching__nr_unmatched(mt, 1));
 	fprintf(f, "* significant: |B-A| >= %.0f%% of the larger and >= 10us, 2 or 1 point\n\n",
 		100 * SREP_SIGNIFICANT_REL);

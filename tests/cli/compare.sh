@@ -55,6 +55,11 @@ expect_exit 0 "$SREP_BIN" compare --json --only worker -o sel.json a.data b.data
 [ "$(jq '.matched | length' sel.json)" = 2 ] || fail "--only worker"
 [ "$(jq '.unmatched_a + .unmatched_b | length' sel.json)" = 0 ] || fail "--only: unmatched"
 
+# one pair is "1 pair"
+expect_exit 0 "$SREP_BIN" compare --only worker --exclude tid:102 --exclude tid:502 a.data b.data
+grep -q "^tasks: 1 pair (--match auto), 0 only in A, 0 only in B$" "$TMP/out" ||
+	fail "one pair: $(grep '^tasks:' "$TMP/out")"
+
 # errors
 expect_exit 2 "$SREP_BIN" compare a.data
 expect_exit 2 "$SREP_BIN" compare --match tid a.data b.data

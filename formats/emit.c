@@ -7,6 +7,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include <schedrep/error.h>
+
 #include "emit.h"
 
 static const char hexdigits[] = "0123456789abcdef";
@@ -151,6 +153,12 @@ int emit_flush(struct emit *e)
 		e->err_no = errno;
 	}
 	return e->failed ? -1 : 0;
+}
+
+int emit_error(const struct emit *e, struct srep_error *err)
+{
+	return srep_error__set(err, SREP_E_IO, "cannot write the output: %s",
+			       e->err_no ? strerror(e->err_no) : "no memory");
 }
 
 void emit_free(struct emit *e)

@@ -41,6 +41,9 @@ int emit_init(struct emit *e, FILE *f);		/* 0 or -1 (no memory) */
 /* emit_free() always follows emit_init(): it stops the writer thread */
 /* write out what is buffered and fflush; 0, or -1 when anything failed */
 int emit_flush(struct emit *e);
+struct srep_error;
+/* a failed output as an error: "cannot write the output: REASON"; returns its code */
+int emit_error(const struct emit *e, struct srep_error *err);
 void emit_free(struct emit *e);
 void emit_drain(struct emit *e);		/* hand the buffer to the writer (no fflush) */
 void emit_wait(struct emit *e);			/* until everything handed over is written */

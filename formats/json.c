@@ -613,7 +613,7 @@ static int jw_event(void *state, const struct srep_event *ev, struct srep_error 
 		put_fields(e, ev, n);
 	emit_lit(e, "}\n");
 	w->events++;
-	return e->failed ? srep_error__set(err, SREP_E_IO, "cannot write the output") : 0;
+	return e->failed ? emit_error(e, err) : 0;
 }
 
 /* ---- frame ---- */
@@ -692,8 +692,7 @@ static int jw_end(void *state, struct srep_error *err)
 	}
 	emit_lit(e, "]}\n");
 	if (emit_flush(e))
-		return srep_error__set(err, SREP_E_IO, "cannot write the output: %s",
-				       e->err_no ? strerror(e->err_no) : "no memory");
+		return emit_error(e, err);
 	return 0;
 }
 

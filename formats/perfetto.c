@@ -478,7 +478,7 @@ static int pf_event(void *state, const struct srep_event *ev, struct srep_error 
 	tl_event(&p->tl, ev);
 	if (p->tl.nomem || p->nomem)
 		return srep_error__set(err, SREP_E_NOMEM, "no memory for the timeline state");
-	return p->out.failed ? srep_error__set(err, SREP_E_IO, "cannot write the output") : 0;
+	return p->out.failed ? emit_error(&p->out, err) : 0;
 }
 
 /* ---- the frame: begin, names at the end, otherData ---- */
@@ -601,8 +601,7 @@ static int pf_end(void *state, struct srep_error *err)
 	free(v);
 	other_data(p);
 	if (emit_flush(&p->out))
-		return srep_error__set(err, SREP_E_IO, "cannot write the output: %s",
-				       p->out.err_no ? strerror(p->out.err_no) : "no memory");
+		return emit_error(&p->out, err);
 	return 0;
 }
 

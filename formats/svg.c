@@ -243,7 +243,7 @@ static int svg_event(void *state, const struct srep_event *ev, struct srep_error
 	tl_event(&g->tl, ev);
 	if (g->tl.nomem)
 		return srep_error__set(err, SREP_E_NOMEM, "no memory for the timeline state");
-	return g->out.failed ? srep_error__set(err, SREP_E_IO, "cannot write the output") : 0;
+	return g->out.failed ? emit_error(&g->out, err) : 0;
 }
 
 /* ---- the frame ---- */
@@ -499,8 +499,7 @@ static int svg_end(void *state, struct srep_error *err)
 	if (g->tl.nomem)
 		return srep_error__set(err, SREP_E_NOMEM, "no memory for the timeline state");
 	if (emit_flush(&g->out))
-		return srep_error__set(err, SREP_E_IO, "cannot write the output: %s",
-				       g->out.err_no ? strerror(g->out.err_no) : "no memory");
+		return emit_error(&g->out, err);
 	return 0;
 }
 

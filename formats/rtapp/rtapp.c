@@ -151,8 +151,7 @@ static int rtapp_end(void *state, struct srep_error *err)
 	if (!ret)
 		ret = rtapp_write(&r->out, p, o, err);
 	if (!ret && emit_flush(&r->out))
-		ret = srep_error__set(err, SREP_E_IO, "cannot write the output: %s",
-				      r->out.err_no ? strerror(r->out.err_no) : "no memory");
+		ret = emit_error(&r->out, err);
 	rp_plan__delete(p);
 	return ret;
 }

@@ -184,23 +184,20 @@ static void free_side(struct side *sd)
 	srep_session__delete(sd->s);
 }
 
-static int write_out(const char *path, const char *input, const struct compare_run *r,
-		     int what)
+/* fill an output opened before the work, and commit it (or abort it on failure) */
+static int write_out(struct cli_out *out, const struct compare_run *r, int what)
 {
 	struct srep_error err = { 0 };
-	struct cli_out out;
 
-	if (cli_out_open(&out, path, input, &err))
-		return cli_error(&err);
 	if (what == OPT_HTML)
-		compare_html(out.f, r);
-	else if (what == OPT_JSON && compare_json(out.f, r)) {
-		cli_out_abort(&out);
+		compare_html(out->f, r);
+	else if (what == OPT_JSON && compare_json(out->f, r)) {
+		cli_out_abort(out);
 		cli_errorf("out of memory");
 		return EXIT_FAIL;
 	} else if (what != OPT_JSON)
-		compare_text(out.f, r);
-	if (cli_out_commit(&out, &err))
+		compare_text(out->f, r);
+	if (cli_out_commit(out, &err))
 		return cli_error(&err);
 	return EXIT_OK;
 }
@@ -212,8 +209,15 @@ static int run(struct compare_opts *o, const char *path[2])
 	struct compare_run r = { .path = { path[0], path[1] }, .mode = o->mode };
 	struct srep_compare *c = NULL;
 	struct srep_error err = { 0 };
-	int k, ret = 0, status;
+	struct cli_out text, html;
+	bool text_open = false, html_open = false;
+	int k, ret, status;
 
+	/* the outputs first: a path that cannot be written fails before the work */
+	ret = cli_out_open(&text, o->output ? o->output : "-", path[0], &err);
+	text_open = !ret;
+	if (!ret && o->html)
+		html_open = !(ret = cli_out_open(&html, o->html, path[0], &err));
 	for (k = 0; k < 2 && !ret; k++)
 		ret = read_side(&sd[k], k, path[k], o, &err);
 	for (k = 0; k < 2 && !ret; k++) {
@@ -226,12 +230,18 @@ static int run(struct compare_opts *o, const char *path[2])
 		ret = srep_compare__new(&c, &cs[0], &cs[1], o->mode, &err);
 	if (ret) {
 		status = cli_error(&err);
+		if (text_open)
+			cli_out_abort(&text);
+		if (html_open)
+			cli_out_abort(&html);
 		goto out;
 	}
 	r.c = c;
-	status = write_out(o->output ? o->output : "-", path[0], &r, o->json ? OPT_JSON : 0);
-	if (!status && o->html)
-		status = write_out(o->html, path[0], &r, OPT_HTML);
+	status = write_out(&text, &r, o->json ? OPT_JSON : 0);
+	if (html_open && status)
+		cli_out_abort(&html);
+	else if (html_open)
+		status = write_out(&html, &r, OPT_HTML);
 out:
 	srep_compare__delete(c);
 	free_side(&sd[0]);

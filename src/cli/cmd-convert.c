@@ -328,6 +328,9 @@ static int convert(const struct convert_opts *o, const char *input, const struct
 			ret = cli_out_commit(&r.out, &err);
 	}
 	if (ret) {
+		/* the exporter knows its stream, not its name */
+		if (err.code == SREP_E_IO && !err.path[0] && path && strcmp(path, "-"))
+			snprintf(err.path, sizeof(err.path), "%s", path);
 		status = cli_interrupted ? EXIT_INTERRUPTED : cli_error(&err);
 	} else {
 		const struct srep_stats *st = srep_session__stats(r.s);

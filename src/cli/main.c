@@ -175,14 +175,22 @@ int cli_parse(int argc, char **argv, const char *usage, const char *description,
 	return ret;
 }
 
-/* a write error on stdout (full disk, closed pipe) must not end in success */
+/*
+ * A write error on stdout (full disk, closed pipe) must not end in
+ * success; a command that failed has said why already: one message.
+ */
 static int finish_stdout(int status)
 {
-	if (fflush(stdout) || ferror(stdout)) {
-		cli_errorf("cannot write to standard output: %s", strerror(errno));
-		return status ? status : EXIT_FAIL;
-	}
-	return status;
+	bool flush_failed = fflush(stdout) != 0;
+	int err_no = errno;
+
+	if (status || (!flush_failed && !ferror(stdout)))
+		return status;
+	if (flush_failed)
+		cli_errorf("cannot write to standard output: %s", strerror(err_no));
+	else	/* an earlier write failed; its errno is gone */
+		cli_errorf("cannot write to standard output");
+	return EXIT_FAIL;
 }
 
 int main(int argc, char **argv)

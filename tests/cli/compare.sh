@@ -65,6 +65,10 @@ expect_exit 2 "$SREP_BIN" compare a.data
 expect_exit 2 "$SREP_BIN" compare --match tid a.data b.data
 grep -q "expected auto, comm or pid" "$TMP/err" || fail "--match message"
 expect_exit 2 "$SREP_BIN" compare --scale-a 0 a.data b.data
+# an output that cannot be written fails before the work: nothing on stdout
+expect_exit 1 "$SREP_BIN" compare --html "$TMP/nodir/x.html" a.data b.data
+[ ! -s "$TMP/out" ] || fail "compare printed its table before failing on --html"
+grep -q "nodir/x.html" "$TMP/err" || fail "--html failure does not name the file"
 expect_exit 2 sh -c "'$SREP_BIN' compare - - < a.data"
 grep -q "standard input can hold one of the traces" "$TMP/err" || fail "compare - - message"
 expect_exit 1 "$SREP_BIN" compare a.data missing.data

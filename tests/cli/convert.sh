@@ -65,6 +65,20 @@ for args in "--time 100,200" "--time @1,@2" "--only nosuchtask" "--only tid:9999
 	[ ! -e "$TMP/e.json" ] || fail "convert $args left an output"
 done
 
+# a failed write: one message, with the path and the system's reason
+if [ -w /dev/full ]; then
+	for fmt in json perfetto svg; do
+		expect_exit 1 "$SREP_BIN" convert -f $fmt -o /dev/full "$TMP/x86.data"
+		[ "$(wc -l <"$TMP/err")" = 1 ] && grep -q "^schedrep: '/dev/full': .*: No space left on device$" \
+			"$TMP/err" || fail "-f $fmt -o /dev/full said: $(cat "$TMP/err")"
+		expect_exit 1 sh -c "'$SREP_BIN' convert -f $fmt -o - '$TMP/x86.data' >/dev/full"
+		[ "$(wc -l <"$TMP/err")" = 1 ] && grep -q ": No space left on device$" "$TMP/err" ||
+			fail "-f $fmt -o - >/dev/full said: $(cat "$TMP/err")"
+	done
+else
+	part_skipped "no /dev/full: write failures not tried"
+fi
+
 # the lossless JSON: read back, it gives the very same timeline, from a file or stdin
 expect_exit 0 "$SREP_BIN" convert -f json "$TMP/x86.data"
 grep -q "^schedrep: wrote '$TMP/x86.schedrep.json' (json): " "$TMP/err" || fail "json summary"

@@ -12,11 +12,14 @@
  *    it) makes strdup(fmt + 1) read past the end of its copy;
  *  - eval_num_arg(): '/' and '%' in a print format's arguments divide
  *    without looking at the divisor, so "x % y" with y zero (or a word
- *    that reads as 0) raises SIGFPE, even while tep_parse_format() runs.
+ *    that reads as 0) raises SIGFPE, even while tep_parse_format() runs;
+ *  - a print format cut inside a call ("x ? __print_flags(REC->f" and
+ *    the end) leaves an operator without its left operand, which
+ *    tep_parse_format() dereferences (SIGSEGV).
  * So an event format is handed over only if it is printable text whose
  * field lines each have a type and a name and whose print format names
- * only its own fields and divides only by nonzero numbers; a printk line
- * only if it is "ADDR:TEXT". What fails is skipped and reported by the
+ * only its own fields, divides only by nonzero numbers and closes every
+ * string and bracket it opens; a printk line only if it is "ADDR:TEXT". What fails is skipped and reported by the
  * caller.
  */
 #include <ctype.h>
@@ -28,6 +31,7 @@
 #include "reader.h"
 
 #define MAX_FIELDS	512	/* kernel events have a few dozen */
+#define MAX_NEST	64	/* brackets in brackets: kernel formats nest a few */
 
 struct fmt_fields {
 	const char *name[MAX_FIELDS];
@@ -122,13 +126,34 @@ static bool nonzero_number(const char *p, const char *end)
 	return n && !errno && v && !*num_end && isdigit((unsigned char)buf[0]);
 }
 
+/* brackets outside string literals: each closes the last one opened */
+struct nest {
+	char want[MAX_NEST];
+	size_t depth;
+};
+
+static bool nest_step(struct nest *n, char c)
+{
+	static const char open[] = "({[", close[] = ")}]";
+	const char *o = c ? strchr(open, c) : NULL, *cl = c ? strchr(close, c) : NULL;
+
+	if (o) {
+		if (n->depth == MAX_NEST)
+			return false;
+		n->want[n->depth++] = close[o - open];
+		return true;
+	}
+	return !cl || (n->depth && n->want[--n->depth] == c);
+}
+
 /*
- * Every REC->name outside string literals is a field of the format, and
- * every divisor a nonzero number.
+ * Every REC->name outside string literals is a field of the format, every
+ * divisor a nonzero number, and strings and brackets close in order.
  */
 static bool print_fmt_ok(const char *p, const char *end, const struct fmt_fields *ff,
 			 char *why, size_t why_size)
 {
+	struct nest nest = { .depth = 0 };
 	bool quoted = false;
 
 	for (; p < end; p++) {
@@ -143,6 +168,11 @@ static bool print_fmt_ok(const char *p, const char *end, const struct fmt_fields
 		}
 		if (*p == '"')
 			quoted = true;
+		if (!quoted && !nest_step(&nest, *p)) {
+			snprintf(why, why_size, "its print format closes a bracket it did not open, "
+				 "or nests deeper than %d", MAX_NEST);
+			return false;
+		}
 		if (!quoted && (*p == '/' || *p == '%') && !nonzero_number(p + 1, end)) {
 			snprintf(why, why_size, "its print format divides by '%.*s', not a nonzero "
 				 "number", (int)(end - p - 1 > 20 ? 20 : end - p - 1), p + 1);
@@ -158,6 +188,11 @@ static bool print_fmt_ok(const char *p, const char *end, const struct fmt_fields
 			return false;
 		}
 		p = e - 1;
+	}
+	if (quoted || nest.depth) {
+		snprintf(why, why_size, "its print format ends inside a %s", quoted ? "string" :
+			 "bracket");
+		return false;
 	}
 	return true;
 }

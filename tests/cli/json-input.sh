@@ -53,8 +53,10 @@ for t in $traces; do
 	diff -u "$TMP/plan.data" "$TMP/plan.json" >&2 || fail "$t: replay plans differ"
 
 	# convert: Perfetto and SVG byte for byte, also with a selection and a relative window
+	span=$(head -n 1 "$j" | jq '(.time_span.last - .time_span.first) / 1e9')
+	window=$(echo "$span" | awk '{printf "%.9f,%.9f", $1 / 4, $1 / 2}')
 	for args in "-f perfetto" "-f svg" "-f perfetto --only worker --only sched-messaging --children" \
-		"-f perfetto --time 0.001,0.002" "-f svg --time 0.0005,"; do
+		"-f perfetto --time $window" "-f svg --time 0.0005,"; do
 		# shellcheck disable=SC2086
 		expect_exit 0 "$SREP_BIN" convert -q $args -o - "$t.data"
 		cp "$TMP/out" "$TMP/from.data"
@@ -64,7 +66,6 @@ for t in $traces; do
 	done
 
 	# criu: the same image sets byte for byte; timeline.json but for the input's name
-	span=$(head -n 1 "$j" | jq '(.time_span.last - .time_span.first) / 1e9')
 	at=$(echo "$span" | awk '{printf "%.6f", $1 / 4}')
 	every=$(echo "$span" | awk '{printf "%.6f", $1 / 3}')
 	expect_exit 0 "$SREP_BIN" convert -q -f criu --at "$at" --every "$every" -o d.criu "$t.data"

@@ -84,6 +84,29 @@ START_TEST(divisors)
 }
 END_TEST
 
+/* a print format cut inside a call or a string: libtraceevent dereferences NULL */
+START_TEST(unclosed_brackets)
+{
+	static const char *const bad[] = {
+		"REC->a ? __print_flags(REC->a, \"|\", { 1, \"S\" }",
+		"REC->a ? __print_flags(REC->a", "(REC->a]", "REC->a)", "\"unterminated",
+	};
+	char text[512], name[64], why[160];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), "name: u\nformat:\n" COMMON
+			 "\tfield:int a;\toffset:8;\tsize:4;\tsigned:1;\n\nprint fmt: \"%%d\", %s\n",
+			 bad[i]);
+		ck_assert_msg(!check(text, name, why), "'%s' accepted", bad[i]);
+		ck_assert_msg(strstr(why, "bracket") || strstr(why, "string"), "'%s': %s", bad[i], why);
+	}
+	ck_assert(check("name: u\nformat:\n" COMMON "\tfield:int a;\toffset:8;\tsize:4;\tsigned:1;\n"
+			"\nprint fmt: \"%s (x)\", __print_symbolic(REC->a, { 1, \"(\" }, { 2, \"]\" })\n",
+			name, why));
+}
+END_TEST
+
 START_TEST(binary_is_not_a_format)
 {
 	static const char text[] = "name: y\nformat:\n" COMMON "\x01\x80";
@@ -118,6 +141,7 @@ static Suite *tp_check_suite(void)
 	tcase_add_test(tc, print_flags_over_a_missing_field);
 	tcase_add_test(tc, field_without_type);
 	tcase_add_test(tc, divisors);
+	tcase_add_test(tc, unclosed_brackets);
 	tcase_add_test(tc, binary_is_not_a_format);
 	tcase_add_test(tc, printk_lines_without_a_colon_dropped);
 	suite_add_tcase(s, tc);

@@ -505,11 +505,13 @@ void feature_set_word_size(struct srep_session *s);
 
 /*
  * tp_check.c: the tracing data's texts checked before libtraceevent parses
- * them. An event format: false, with its name and why, when it must be
- * skipped. printk formats: bad lines dropped in place (the text has room
- * for a NUL after len bytes); returns how many.
+ * them. An event format: its name; false, with why, when it must be
+ * skipped; else true, and *use bytes may be parsed: all of them, or (why
+ * says why) only those before an unsafe print format. printk formats: bad
+ * lines dropped in place (the text has room for a NUL after len bytes);
+ * returns how many.
  */
-bool tp_check_format(const char *text, size_t len, char *name, size_t name_size,
+bool tp_check_format(const char *text, size_t len, size_t *use, char *name, size_t name_size,
 		     char *why, size_t why_size);
 size_t tp_check_printk(char *text, size_t len);
 

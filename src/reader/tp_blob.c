@@ -197,17 +197,23 @@ static void blob_parse_format(struct blob *b, const uint8_t *p, size_t len, cons
 	struct tep_event *ev = NULL;
 	enum tep_errno r;
 	char name[64], why[160];
+	size_t use;
 
-	if (!tp_check_format((const char *)p, len, name, sizeof(name), why, sizeof(why))) {
+	if (!tp_check_format((const char *)p, len, &use, name, sizeof(name), why, sizeof(why))) {
 		diag_warn(b->s, SREP_E_TRACING, at, b->rec_type,
 			  "tracing data: event format '%s:%s' skipped: %s", sys, name, why);
 		b->s->skipped_formats++;
 		return;
 	}
-	r = tep_parse_format(b->tep, &ev, (const char *)p, len, sys);
+	if (why[0]) {	/* the fields without the print format (libtraceevent then fails) */
+		diag_warn(b->s, SREP_E_TRACING, at, b->rec_type, "tracing data: event format "
+			  "'%s:%s': print format dropped (%s); its fields are read", sys, name, why);
+		b->s->skipped_formats++;
+	}
+	r = tep_parse_format(b->tep, &ev, (const char *)p, use, sys);
 
 	/* when r != 0, ev may point at freed memory: do not look at it */
-	if (r == 0 && ev && !(ev->flags & TEP_EVENT_FL_FAILED))
+	if ((r == 0 && ev && !(ev->flags & TEP_EVENT_FL_FAILED)) || why[0])
 		return;
 	if (b->nr_failed++ == 0) {
 		b->first_failed_off = at;

@@ -2,7 +2,7 @@
 /*
  * tp_check.c - the shapes of the tracing data's texts that libtraceevent
  * trusts, checked before it parses them. Debian 12's libtraceevent 1.7.1
- * (and 1.8.4, the newest) has three faults on hostile text:
+ * (and 1.8.4, the newest) has these faults on hostile text:
  *  - event-parse.c process_entry(): __print_flags(REC->x, ...) or
  *    __print_symbolic(REC->x, ...) over a field x the format does not have
  *    dereferences the NULL that tep_find_any_field() returned;
@@ -17,10 +17,11 @@
  *    the end) leaves an operator without its left operand, which
  *    tep_parse_format() dereferences (SIGSEGV).
  * So an event format is handed over only if it is printable text whose
- * field lines each have a type and a name and whose print format names
- * only its own fields, divides only by nonzero numbers and closes every
- * string and bracket it opens; a printk line only if it is "ADDR:TEXT". What fails is skipped and reported by the
- * caller.
+ * field lines each have a type and a name; its print format only if it
+ * names only its own fields, divides only by nonzero numbers and closes
+ * every string and bracket it opens (else the text before it: the events
+ * keep their fields, as when libtraceevent fails on a print format); a
+ * printk line only if it is "ADDR:TEXT". The caller reports what fails.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -197,14 +198,38 @@ static bool print_fmt_ok(const char *p, const char *end, const struct fmt_fields
 	return true;
 }
 
-bool tp_check_format(const char *text, size_t len, char *name, size_t name_size,
+/*
+ * Where the print format's text starts, if the line at 'p' opens it: as
+ * libtraceevent reads it, the words "print" and "fmt" and ':', with any
+ * white space (new lines too) around them.
+ */
+static const char *print_fmt_start(const char *p, const char *end)
+{
+	static const char *const words[] = { "print", "fmt", ":" };
+	size_t i, n;
+
+	for (i = 0; i < 3; i++) {
+		while (p < end && isspace((unsigned char)*p))
+			p++;
+		n = strlen(words[i]);
+		if ((size_t)(end - p) < n || memcmp(p, words[i], n) ||
+		    (i < 2 && p + n < end && is_ident(p[n])))
+			return NULL;
+		p += n;
+	}
+	return p;
+}
+
+bool tp_check_format(const char *text, size_t len, size_t *use, char *name, size_t name_size,
 		     char *why, size_t why_size)
 {
 	static struct fmt_fields empty;
 	struct fmt_fields ff = empty;
-	const char *p = text, *end = text + len, *nl;
+	const char *p = text, *end = text + len, *nl, *pf;
 
 	snprintf(name, name_size, "?");
+	*use = len;
+	why[0] = '\0';
 	if (len > 6 && !strncmp(text, "name: ", 6)) {
 		nl = memchr(text, '\n', len);
 		snprintf(name, name_size, "%.*s", (int)((nl ? nl : end) - text - 6), text + 6);
@@ -223,8 +248,13 @@ bool tp_check_format(const char *text, size_t len, char *name, size_t name_size,
 			nl = end;
 		if (!strncmp(p, "name: ", 6) && nl - p > 6)
 			snprintf(name, name_size, "%.*s", (int)(nl - p - 6), p + 6);
-		else if (!strncmp(p, "print fmt: ", 11))
-			return print_fmt_ok(p + 11, end, &ff, why, why_size);
+		else if ((pf = print_fmt_start(p, end))) {
+			while (isspace((unsigned char)*p))
+				p++;	/* the text up to the word "print" */
+			if (!print_fmt_ok(pf, end, &ff, why, why_size))
+				*use = (size_t)(p - text);
+			return true;
+		}
 		field = memmem(p, (size_t)(nl - p), "field:", 6);
 		if (field && !field_decl(field + 6, (size_t)(nl - field - 6), &ff)) {
 			snprintf(why, why_size, "a field line has no type or name: '%.*s'",

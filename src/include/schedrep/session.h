@@ -414,7 +414,8 @@ struct srep_stats {
 	uint64_t late_events;			/* beyond the reorder window */
 	uint64_t skipped_records;		/* unreadable records stepped over */
 	uint64_t skipped_bytes;			/* bytes skipped to resynchronise */
-	uint64_t skipped_formats;		/* damaged tracepoint formats not parsed */
+	uint64_t skipped_formats;		/* damaged tracepoint formats not parsed, or
+						   parsed without their print format */
 	uint64_t skipped_printk;		/* damaged printk format lines dropped */
 	uint64_t bytes;				/* input bytes consumed */
 	uint64_t decompressed_bytes;

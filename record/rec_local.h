@@ -60,6 +60,8 @@ void buf_free(struct rec_buf *b);
 int read_text_file(const char *path, char **out, size_t *len);
 /* "0-3,6" -> sorted, unique CPU numbers */
 int cpulist_parse(const char *s, int **cpus, size_t *nr, struct srep_error *err);
+/* whether a sorted list from cpulist_parse() holds 'cpu' */
+bool cpulist_has(const int *cpus, size_t nr, int cpu);
 
 /* ---- evlist.c: the events to open ---- */
 

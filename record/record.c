@@ -74,16 +74,37 @@ static bool needs_tracefs(const struct srep_rec_opts *o)
 	return false;
 }
 
-static int find_cpus(struct srep_recorder *r, struct srep_error *err)
+static int online_cpus(int **cpus, size_t *nr, struct srep_error *err)
 {
 	char *online;
 	int ret;
 
-	if (r->o.cpus)
-		return cpulist_parse(r->o.cpus, &r->cpus, &r->nr_cpus, err);
 	if (read_text_file("/sys/devices/system/cpu/online", &online, NULL))
 		return srep_error__set(err, SREP_E_IO, "cannot read the online CPUs: %s", strerror(errno));
-	ret = cpulist_parse(online, &r->cpus, &r->nr_cpus, err);
+	ret = cpulist_parse(online, cpus, nr, err);
+	free(online);
+	return ret;
+}
+
+/* -C names CPUs that must be online: perf_event_open on another says only EINVAL */
+static int find_cpus(struct srep_recorder *r, struct srep_error *err)
+{
+	int *online;
+	size_t nr_online, i;
+	int ret;
+
+	if (online_cpus(&online, &nr_online, err))
+		return -1;
+	if (!r->o.cpus) {
+		r->cpus = online;
+		r->nr_cpus = nr_online;
+		return 0;
+	}
+	ret = cpulist_parse(r->o.cpus, &r->cpus, &r->nr_cpus, err);
+	for (i = 0; !ret && i < r->nr_cpus; i++) {
+		if (!cpulist_has(online, nr_online, r->cpus[i]))
+			ret = srep_error__set(err, SREP_E_INVAL, "-C: CPU %d is not online", r->cpus[i]);
+	}
 	free(online);
 	return ret;
 }

@@ -162,6 +162,11 @@ static int add_range(int **cpus, size_t *nr, size_t *cap, long lo, long hi)
 	return 0;
 }
 
+bool cpulist_has(const int *cpus, size_t nr, int cpu)
+{
+	return nr && bsearch(&cpu, cpus, nr, sizeof(*cpus), cmp_int);
+}
+
 int cpulist_parse(const char *s, int **cpus, size_t *nr, struct srep_error *err)
 {
 	const char *p = s;

@@ -146,6 +146,10 @@ expect_exit 1 "$SREP_BIN" record -e sched:no_such -o "$TMP/x.data" -- true
 grep -q "unknown event 'sched:no_such'" "$TMP/err" || fail "unknown tracepoint message"
 expect_exit 1 "$SREP_BIN" record -o "$TMP/x.data" -- /no/such/command
 grep -q "cannot run '/no/such/command'" "$TMP/err" || fail "missing command message"
+# a CPU past the last one online (perf_event_open would say only EINVAL)
+offline=$(($(sed 's/.*[-,]//' /sys/devices/system/cpu/online) + 1))
+expect_exit 1 "$SREP_BIN" record -C "$offline" -o "$TMP/x.data" -- true
+grep -q -- "-C: CPU $offline is not online" "$TMP/err" || fail "offline CPU: $(cat "$TMP/err")"
 expect_exit 2 "$SREP_BIN" record -m 3 -- true
 expect_exit 2 "$SREP_BIN" record -p 1 -a
 expect_exit 2 "$SREP_BIN" record --trigger signal -- true

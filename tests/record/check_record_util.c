@@ -42,6 +42,9 @@ START_TEST(cpu_lists)
 	ck_assert_int_eq(cpus[0], 0);
 	ck_assert_int_eq(cpus[3], 3);
 	ck_assert_int_eq(cpus[4], 6);
+	ck_assert(cpulist_has(cpus, nr, 6));
+	ck_assert(!cpulist_has(cpus, nr, 4));
+	ck_assert(!cpulist_has(cpus, 0, 0));
 	free(cpus);
 	ck_assert_int_eq(cpulist_parse("5", &cpus, &nr, &err), 0);
 	ck_assert_uint_eq(nr, 1);

@@ -17,10 +17,10 @@ B=$(dirname "$SCHEDREP")
 if [ -n "${1:-}" ]; then
 	TRACE=$1
 elif [ "${BIG:-1}" = 1 ]; then
-	TRACE=$BENCH_DIR/sched-messaging-1g.data
+	TRACE=$BENCH_DIR/sched-messaging-g20-l16000.data
 	if [ ! -s "$TRACE" ]; then
 		echo "soak: recording $TRACE (~1 GB, perf sched record, needs root) ..." >&2
-		perf sched record -o "$TRACE" -- perf bench sched messaging -g 20 -l 9000 >/dev/null 2>&1
+		perf sched record -o "$TRACE" -- perf bench sched messaging -g 20 -l 16000 >/dev/null 2>&1
 	fi
 else
 	TRACE=$(big_trace)
@@ -30,10 +30,12 @@ echo "trace: $TRACE ($(stat -c %s "$TRACE") bytes), load: $(cut -d' ' -f1-3 /pro
 run() {	# NAME CMD...: wall seconds and peak RSS of one run
 	name=$1
 	shift
-	/usr/bin/time -f '%e %M' -o "$BENCH_DIR/time.txt" "$@" >/dev/null 2>"$BENCH_DIR/err.txt"
-	st=$?
-	awk -v n="$name" -v st="$st" '{printf "%-28s %8.2f s %9.1f MB  exit %d\n", n, $1, $2 / 1024, st}' \
+	st=0
+	/usr/bin/time -f '%e %M' -o "$BENCH_DIR/time.txt" "$@" >/dev/null 2>"$BENCH_DIR/err.txt" || st=$?
+	# GNU time writes "Command exited with non-zero status N" first: the figures are the last line
+	awk -v n="$name" -v st="$st" 'END {printf "%-28s %8.2f s %9.1f MB  exit %d\n", n, $1, $2 / 1024, st}' \
 		"$BENCH_DIR/time.txt"
+	[ "$st" = 0 ] || sed 's/^/    /' "$BENCH_DIR/err.txt" | head -n 2
 }
 O=$BENCH_DIR/soak-out
 mkdir -p "$O"
@@ -44,6 +46,10 @@ for fmt in perfetto json svg; do
 	run "convert -f $fmt" "$SCHEDREP" convert -q -f "$fmt" -o "$O/out.$fmt" "$TRACE"
 done
 run "convert -f criu --every 1" "$SCHEDREP" convert -q -f criu --every 1 -o "$O/out.criu" "$TRACE"
+run "convert -f rt-app" "$SCHEDREP" convert -q -f rt-app -o "$O/out.rtapp.json" "$TRACE"
+for cmd in latency timehist script map; do
+	run "$cmd" "$SCHEDREP" $cmd "$TRACE"
+done
 run "replay --dry-run" "$SCHEDREP" replay --dry-run "$TRACE"
 run "compare (itself)" "$SCHEDREP" compare --json -o "$O/cmp.json" "$TRACE" "$TRACE"
 run "callchains" "$SCHEDREP" callchains -o "$O/cc.txt" "$TRACE"

@@ -3,6 +3,15 @@
 # CPU time and wakeups between tasks, from sched events read by perf script,
 # the same way for the original trace and for a recording of its replay.
 
+# fidelity_start NAME: what both benches need before they start (root for
+# perf sched record, a built schedrep), and TMP, removed on exit
+fidelity_start() {
+	[ "$(id -u)" = 0 ] || { echo "$1: run as root (perf sched record)" >&2; exit 2; }
+	[ -x "$SCHEDREP" ] || { echo "$1: build schedrep first ($SCHEDREP)" >&2; exit 2; }
+	TMP=$(mktemp -d "${TMPDIR:-/tmp}/schedrep-bench-XXXXXX")
+	trap 'rm -rf "$TMP"' EXIT
+}
+
 # "TID CPU_NS" for every task of a perf.data: its on-CPU intervals, from
 # sched_switch. A switch-out without the switch-in before it (this host's
 # kernel records few switches away from the idle task) is completed with

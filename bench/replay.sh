@@ -31,15 +31,12 @@ PERF=${PERF:-perf}
 ONLY=${ONLY:-sched-messaging}
 CORPUS=${SREP_CORPUS:-$(dirname "$0")/../../shared/corpus}
 
-[ "$(id -u)" = 0 ] || { echo "bench/replay.sh: run as root (perf sched record)" >&2; exit 2; }
-[ -x "$SCHEDREP" ] || { echo "bench/replay.sh: build schedrep first ($SCHEDREP)" >&2; exit 2; }
+. "$(dirname "$0")/fidelity.sh"
+fidelity_start bench/replay.sh
 if [ $# -eq 0 ]; then
 	set -- "$CORPUS/emulated/x86_64-messaging.data" "$CORPUS/emulated/arm64-messaging.data" \
 		"$CORPUS/emulated/s390x-messaging.data"
 fi
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/schedrep-bench-XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
-. "$(dirname "$0")/fidelity.sh"
 
 # "TASK_TID REPLAY_TID" from a schedrep replay JSON report (cJSON's layout)
 report_map() {

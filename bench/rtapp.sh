@@ -42,8 +42,8 @@ CALIB=${CALIB:-20}
 RUNS=${RUNS:-3}
 CORPUS=${SREP_CORPUS:-$(dirname "$0")/../../shared/corpus}
 
-[ "$(id -u)" = 0 ] || { echo "bench/rtapp.sh: run as root (perf sched record)" >&2; exit 2; }
-[ -x "$SCHEDREP" ] || { echo "bench/rtapp.sh: build schedrep first ($SCHEDREP)" >&2; exit 2; }
+. "$(dirname "$0")/fidelity.sh"
+fidelity_start bench/rtapp.sh
 for tool in "$RTAPP" jq; do
 	command -v "$tool" >/dev/null 2>&1 ||
 		{ echo "bench/rtapp.sh: '$tool' is needed (apt-get install ${tool##*/})" >&2; exit 2; }
@@ -52,9 +52,6 @@ if [ $# -eq 0 ]; then
 	set -- "$CORPUS/emulated/x86_64-messaging.data" "$CORPUS/emulated/arm64-messaging.data" \
 		"$CORPUS/emulated/s390x-messaging.data"
 fi
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/schedrep-bench-XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
-. "$(dirname "$0")/fidelity.sh"
 
 # "ORIG_TID RUN_TID" for an rt-app run: thread comm = task key -> schedrep.tasks[key].tid
 rtapp_map() {

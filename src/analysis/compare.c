@@ -353,24 +353,38 @@ static int compare_cpus(struct srep_compare *c, const struct srep_compare_side *
 	return 0;
 }
 
-/* ---- rows, widest first ---- */
+/*
+ * ---- rows, by impact on the workload ----
+ * Significant rows first; among them time differences (durations) before
+ * counts and shares, since a 150 ms longer wait matters more than 0 vs 3
+ * migrations; durations by absolute difference, largest first; counts and
+ * shares by width, widest first.
+ */
+static int by_size(double x, double y)
+{
+	return x != y ? (x > y ? -1 : 1) : 0;
+}
 
 static int cmp_rows(const void *x, const void *y)
 {
-	const struct srep_compare_row *a = x, *b = y;
+	const struct srep_diff *a = ((const struct srep_compare_row *)x)->diff;
+	const struct srep_diff *b = ((const struct srep_compare_row *)y)->diff;
+	size_t pa = ((const struct srep_compare_row *)x)->pair;
+	size_t pb = ((const struct srep_compare_row *)y)->pair;
+	int order;
 
-	if (a->diff->significant != b->diff->significant)
-		return a->diff->significant ? -1 : 1;
-	if (a->diff->width != b->diff->width)
-		return a->diff->width > b->diff->width ? -1 : 1;
-	/* equally wide (often one side 0): durations, then the larger change */
-	if (a->diff->unit != b->diff->unit)
-		return a->diff->unit < b->diff->unit ? -1 : 1;
-	if (fabs(a->diff->diff) != fabs(b->diff->diff))
-		return fabs(a->diff->diff) > fabs(b->diff->diff) ? -1 : 1;
-	if (a->pair != b->pair)
-		return a->pair < b->pair ? -1 : 1;
-	return a->diff < b->diff ? -1 : a->diff > b->diff;
+	if (a->significant != b->significant)
+		return a->significant ? -1 : 1;
+	if (a->unit != b->unit)
+		return a->unit < b->unit ? -1 : 1;	/* SREP_UNIT_NS first */
+	order = a->unit == SREP_UNIT_NS ? 0 : by_size(a->width, b->width);
+	if (!order)
+		order = by_size(fabs(a->diff), fabs(b->diff));
+	if (order)
+		return order;
+	if (pa != pb)
+		return pa < pb ? -1 : 1;
+	return a < b ? -1 : a > b;
 }
 
 static int make_rows(struct srep_compare *c)

@@ -352,7 +352,7 @@ static void tables(FILE *f, const struct compare_run *r)
 			diff_cells(f, &d[i]);
 		}
 	}
-	fprintf(f, "</table>\n<h2>Tasks, widest differences first</h2>\n");
+	fprintf(f, "</table>\n<h2>Tasks: time differences first, largest first; then counts and shares, widest first</h2>\n");
 	table_head(f, "task (tid A/B)");
 	for (rows = srep_compare__rows(r->c, &n), i = 0; i < n; i++) {
 		fprintf(f, "<tr%s><td>", rows[i].diff->significant ? " class='sig'" : "");

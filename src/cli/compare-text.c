@@ -2,7 +2,8 @@
 /*
  * compare-text.c - "schedrep compare" as an aligned text table that fits an
  * 80-column terminal: the workload, the CPUs, then the significant per-task
- * differences, widest first, where the tasks blocked (traces with
+ * differences (time first, largest first; then counts and shares, widest
+ * first), where the tasks blocked (traces with
  * callchains), and the tasks found on one side only.
  */
 #include <math.h>
@@ -158,6 +159,7 @@ static void task_rows(FILE *f, const struct srep_compare *c)
 	rows = srep_compare__rows(c, &n);
 	fprintf(f, "\n");
 	header(f, "tasks (tid A/B)");
+	fprintf(f, "  time differences first, largest first; then counts and shares, widest first\n");
 	for (i = 0; i < n; i++) {
 		if (!rows[i].diff->significant) {
 			quiet++;

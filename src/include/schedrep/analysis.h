@@ -285,7 +285,8 @@ struct srep_compare_row {
 	const struct srep_diff *diff;
 };
 
-/* every (pair, metric) row, significant ones first, each part widest first */
+/* every (pair, metric) row: significant ones first; in each part durations
+ * first, largest |B-A| first, then counts and shares, widest first */
 SREP_API const struct srep_compare_row *srep_compare__rows(const struct srep_compare *c,
 							   size_t *nr);
 /* how many differences are significant (workload, CPUs and pairs) */

@@ -237,6 +237,11 @@ bool srep_selection__has_task(const struct srep_selection *sel, const struct sre
 	return i < sel->nr_chosen && sel->chosen[i];
 }
 
+size_t srep_selection__nr_tasks(const struct srep_selection *sel)
+{
+	return sel->nr_tids;
+}
+
 bool srep_selection__has_tid(const struct srep_selection *sel, int32_t tid)
 {
 	/* nothing resolved yet: no array to search (bsearch() wants one) */

@@ -14,7 +14,8 @@
 #include "compare.h"
 
 static const char compare_usage[] =
-	"usage: schedrep compare [--match auto|comm|pid] [--only <sel>]... [--exclude <sel>]... "
+	"usage: schedrep compare [--match auto|comm|pid] [--only[-a|-b] <sel>]... "
+	"[--exclude[-a|-b] <sel>]... [--children] "
 	"[--scale-a <f>] [--scale-b <f>] [--json] [--html <out.html>] [-o <file>] "
 	"[--kallsyms[-a|-b] <file>] [--vmlinux[-a|-b] <file>] [--symfs[-a|-b] <dir>] "
 	"[--buildid-dir[-a|-b] <dir>] [--no-symbols] [-q] <a> <b>";
@@ -26,15 +27,22 @@ static const char compare_desc[] =
 	"<b> are perf.data of any architecture, or schedrep JSON (docs/compare.md).\n"
 	"For traces with callchains, where each task blocked (kernel function and\n"
 	"user frame) on each side, from the targets' files: the symbol options apply\n"
-	"to both traces, their -a and -b forms to one.";
+	"to both traces, their -a and -b forms to one; so do --only and --exclude,\n"
+	"since pids differ between boards.";
 
-enum { OPT_MATCH = 1, OPT_ONLY, OPT_EXCLUDE, OPT_SCALE_A, OPT_SCALE_B, OPT_JSON, OPT_HTML,
+enum { OPT_MATCH = 1, OPT_ONLY, OPT_ONLY_A, OPT_ONLY_B, OPT_EXCLUDE, OPT_EXCLUDE_A,
+       OPT_EXCLUDE_B, OPT_CHILDREN, OPT_SCALE_A, OPT_SCALE_B, OPT_JSON, OPT_HTML,
        OPT_OUTPUT, OPT_QUIET };
 
 static const struct cli_opt compare_opts[] = {
 	{ "match", 0, "<how>", "pair tasks by auto (default), comm or pid", OPT_MATCH },
-	{ "only", 0, "<sel>", "only these tasks (pid, tid:N, comm); repeatable", OPT_ONLY },
+	{ "only", 0, "<sel>", "only these tasks (pid, tid:N, comm or glob); repeatable", OPT_ONLY },
+	{ "only-a", 0, "<sel>", "only these tasks of A (its pids); repeatable", OPT_ONLY_A },
+	{ "only-b", 0, "<sel>", "only these tasks of B; repeatable", OPT_ONLY_B },
 	{ "exclude", 0, "<sel>", "leave these tasks out; repeatable", OPT_EXCLUDE },
+	{ "exclude-a", 0, "<sel>", "leave these tasks of A out; repeatable", OPT_EXCLUDE_A },
+	{ "exclude-b", 0, "<sel>", "leave these tasks of B out; repeatable", OPT_EXCLUDE_B },
+	{ "children", 0, NULL, "--only also keeps the descendants of what it selects", OPT_CHILDREN },
 	{ "scale-a", 0, "<f>", "scale A's durations (0.1: 10x slower emulator)", OPT_SCALE_A },
 	{ "scale-b", 0, "<f>", "scale B's durations", OPT_SCALE_B },
 	{ "json", 0, NULL, "JSON instead of the table (docs/compare.md)", OPT_JSON },
@@ -49,25 +57,29 @@ static const struct cli_opt compare_opts[] = {
 
 struct compare_opts {
 	enum srep_match_mode mode;
-	const char **only, **exclude;
-	size_t nr_only, nr_exclude;
+	struct srep_selection *sel[2];	/* A's and B's tasks */
 	double scale[2];
 	bool json;
 	const char *html, *output;
 	struct cli_symbol_args sym[3];	/* both traces, A, B */
 };
 
-static int add_spec(const char ***v, size_t *n, const char *arg)
+/* --only[-a|-b], --exclude[-a|-b]: into both selections or one */
+static int add_spec(struct compare_opts *o, int id, const char *arg)
 {
-	const char **nv = realloc(*v, (*n + 1) * sizeof(*nv));
+	struct srep_error err = { 0 };
+	bool only = id == OPT_ONLY || id == OPT_ONLY_A || id == OPT_ONLY_B;
+	int k, ret = 0;
 
-	if (!nv) {
-		cli_errorf("out of memory");
-		return EXIT_FAIL;
+	for (k = 0; k < 2 && !ret; k++) {
+		if ((id == OPT_ONLY_A || id == OPT_EXCLUDE_A) && k == 1)
+			continue;
+		if ((id == OPT_ONLY_B || id == OPT_EXCLUDE_B) && k == 0)
+			continue;
+		ret = only ? srep_selection__add_only(o->sel[k], arg, &err) :
+		      srep_selection__add_exclude(o->sel[k], arg, &err);
 	}
-	nv[(*n)++] = arg;
-	*v = nv;
-	return EXIT_OK;
+	return ret ? cli_usage_error(compare_usage, "%s", err.msg) : EXIT_OK;
 }
 
 static int parse_scale(const char *arg, double *out)
@@ -92,8 +104,17 @@ static int on_opt(void *ctx, int id, const char *arg)
 	case OPT_MATCH:
 		return srep_match_mode__parse(arg, &o->mode, &err) ?
 		       cli_usage_error(compare_usage, "--match: %s", err.msg) : EXIT_OK;
-	case OPT_ONLY: return add_spec(&o->only, &o->nr_only, arg);
-	case OPT_EXCLUDE: return add_spec(&o->exclude, &o->nr_exclude, arg);
+	case OPT_ONLY:
+	case OPT_ONLY_A:
+	case OPT_ONLY_B:
+	case OPT_EXCLUDE:
+	case OPT_EXCLUDE_A:
+	case OPT_EXCLUDE_B:
+		return add_spec(o, id, arg);
+	case OPT_CHILDREN:
+		srep_selection__set_children(o->sel[0], true);
+		srep_selection__set_children(o->sel[1], true);
+		return EXIT_OK;
 	case OPT_SCALE_A: return parse_scale(arg, &o->scale[0]);
 	case OPT_SCALE_B: return parse_scale(arg, &o->scale[1]);
 	case OPT_JSON: o->json = true; return EXIT_OK;
@@ -106,22 +127,10 @@ static int on_opt(void *ctx, int id, const char *arg)
 /* one side: the trace read once for its tasks, then again into the metrics */
 struct side {
 	struct srep_session *s;
-	struct srep_selection *sel;
+	struct srep_selection *sel;	/* the compare_opts' */
 	struct srep_metrics *m;
 	struct cli_symbols cs;		/* where tasks blocked; cs.sy NULL with --no-symbols */
 };
-
-static int make_selection(struct side *sd, const struct compare_opts *o, struct srep_error *err)
-{
-	size_t i;
-	int ret = srep_selection__new(&sd->sel, err);
-
-	for (i = 0; !ret && i < o->nr_only; i++)
-		ret = srep_selection__add_only(sd->sel, o->only[i], err);
-	for (i = 0; !ret && i < o->nr_exclude; i++)
-		ret = srep_selection__add_exclude(sd->sel, o->exclude[i], err);
-	return ret ? ret : srep_selection__resolve(sd->sel, sd->s, err);
-}
 
 /* side k's symbolizer, fed to its metrics (none with --no-symbols or without stacks) */
 static int symbols_of(struct side *sd, const struct compare_opts *o, int k,
@@ -148,8 +157,13 @@ static int read_side(struct side *sd, int k, const char *path, const struct comp
 	int ret;
 
 	ret = srep_session__open(&sd->s, path, &oo, err);
+	sd->sel = o->sel[k];
 	if (!ret)
-		ret = make_selection(sd, o, err);
+		ret = srep_selection__resolve(sd->sel, sd->s, err);
+	if (!ret && !srep_selection__nr_tasks(sd->sel))
+		ret = srep_error__set(err, SREP_E_SELECT, "%s: no task matches the selection of %c "
+				      "(--only, --exclude, --only-%c, --exclude-%c)", path, 'A' + k,
+				      'a' + k, 'a' + k);
 	if (!ret)
 		ret = srep_metrics__new(&sd->m, sd->s, err);
 	if (!ret)
@@ -180,7 +194,6 @@ static void free_side(struct side *sd)
 {
 	cli_symbols_close(&sd->cs);
 	srep_metrics__delete(sd->m);
-	srep_selection__delete(sd->sel);
 	srep_session__delete(sd->s);
 }
 
@@ -253,9 +266,14 @@ int cmd_compare(int argc, char **argv)
 {
 	struct compare_opts o = { .mode = SREP_MATCH_AUTO, .scale = { 1, 1 } };
 	const char *path[2];
+	struct srep_error err = { 0 };
 	int first, ret;
 	bool done;
 
+	if (srep_selection__new(&o.sel[0], &err) || srep_selection__new(&o.sel[1], &err)) {
+		ret = cli_error(&err);
+		goto out;
+	}
 	ret = cli_parse(argc, argv, compare_usage, compare_desc, compare_opts, on_opt, &o, &first,
 			&done);
 	if (!ret && !done && argc - first != 2)
@@ -269,7 +287,8 @@ int cmd_compare(int argc, char **argv)
 		cli_signals_install();
 		ret = run(&o, path);
 	}
-	free(o.only);
-	free(o.exclude);
+out:
+	srep_selection__delete(o.sel[0]);
+	srep_selection__delete(o.sel[1]);
 	return ret;
 }

@@ -111,6 +111,7 @@ static void run_case(const struct srep_session *s, const struct case_ *c)
 {
 	struct srep_selection *sel = NULL;
 	struct srep_error err = { 0 };
+	size_t t, nr = 0;
 	int i;
 
 	ck_assert_int_eq(srep_selection__new(&sel, &err), 0);
@@ -124,6 +125,9 @@ static void run_case(const struct srep_session *s, const struct case_ *c)
 		      "'%s', expected '%s'", c->only[0] ? c->only[0] : "-",
 		      c->only[1] ? " + " : "", c->only[1] ? c->only[1] : "",
 		      c->exclude[0] ? c->exclude[0] : "-", c->children, chosen(sel, s), c->want);
+	for (t = 0; t < srep_session__nr_tasks(s); t++)
+		nr += srep_selection__has_task(sel, srep_session__task(s, t));
+	ck_assert_uint_eq(srep_selection__nr_tasks(sel), nr);
 	srep_selection__delete(sel);
 }
 

@@ -60,6 +60,18 @@ expect_exit 0 "$SREP_BIN" compare --only worker --exclude tid:102 --exclude tid:
 grep -q "^tasks: 1 pair (--match auto), 0 only in A, 0 only in B$" "$TMP/out" ||
 	fail "one pair: $(grep '^tasks:' "$TMP/out")"
 
+# a selection per side: the boards' pids differ
+expect_exit 0 "$SREP_BIN" compare --json --only-a tid:101 --only-b tid:501 a.data b.data
+[ "$(jq -c '[.matched[] | [.a[0].tid, .b[0].tid]]' "$TMP/out")" = '[[101,501]]' ] ||
+	fail "--only-a/--only-b: $(jq -c '[.matched[] | [.a[0].tid, .b[0].tid]]' "$TMP/out")"
+[ "$(jq '.unmatched_a + .unmatched_b | length' "$TMP/out")" = 0 ] || fail "--only-a/-b: unmatched"
+expect_exit 0 "$SREP_BIN" compare --json --only worker --exclude-b tid:502 a.data b.data
+[ "$(jq -c '[(.matched | length), [.unmatched_a[].tid], [.unmatched_b[].tid]]' "$TMP/out")" = \
+	'[1,[102],[]]' ] || fail "--exclude-b: $(jq -c '.unmatched_a' "$TMP/out")"
+expect_exit 1 "$SREP_BIN" compare --only-b nosuch a.data b.data
+grep -q "b.data: no task matches the selection of B" "$TMP/err" || fail "empty B: $(cat "$TMP/err")"
+[ ! -s "$TMP/out" ] || fail "an empty selection printed a table"
+
 # errors
 expect_exit 2 "$SREP_BIN" compare a.data
 expect_exit 2 "$SREP_BIN" compare --match tid a.data b.data

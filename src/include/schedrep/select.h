@@ -46,6 +46,8 @@ SREP_API int srep_selection__resolve(struct srep_selection *sel, const struct sr
 				     struct srep_error *err);
 SREP_API bool srep_selection__has_task(const struct srep_selection *sel, const struct srep_task *t);
 SREP_API bool srep_selection__has_tid(const struct srep_selection *sel, int32_t tid);
+/* how many tasks the resolved selection holds (0: nothing matched) */
+SREP_API size_t srep_selection__nr_tasks(const struct srep_selection *sel);
 
 /* ------------------------------------------------------------------ */
 /* Time specifications (shared)                                         */

@@ -83,7 +83,11 @@ int cli_out_open_dir(struct cli_out *o, const char *path, const char *input_path
 		     struct srep_error *err);
 int cli_out_commit(struct cli_out *o, struct srep_error *err);
 void cli_out_abort(struct cli_out *o);
-/* the output name derived from the input: "arm.data" -> "arm<suffix>" */
+/*
+ * The output name derived from the input, in the current directory (the
+ * input's may be read-only): "/boards/arm.data" -> "arm<suffix>"; "-" for
+ * standard input.
+ */
 char *cli_default_output(const char *input, const char *suffix);
 
 /*

@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "exporter.h"
@@ -387,6 +388,12 @@ int cmd_convert(int argc, char **argv)
 	if ((x->flags & SREP_EXPORT_DIRECTORY) && !strcmp(o.output ? o.output : argv[first], "-")) {
 		ret = cli_usage_error(o.usage, "--format %s writes a directory: name it with -o DIR",
 				      x->name);
+		goto out;
+	}
+	/* as zstd does: output nobody asked to see does not flood a terminal */
+	if (!o.output && !strcmp(argv[first], "-") && isatty(STDOUT_FILENO)) {
+		ret = cli_usage_error(o.usage, "standard output is a terminal: name the output "
+				      "with -o FILE (-o - writes to the terminal anyway)");
 		goto out;
 	}
 	ret = format_opts(&o, x, &fopts);

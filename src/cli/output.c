@@ -101,13 +101,13 @@ char *cli_default_output(const char *input, const char *suffix)
 
 	base = base ? base + 1 : input;
 	dot = strrchr(base, '.');
-	stem = dot && dot != base ? (size_t)(dot - input) : strlen(input);
+	stem = dot && dot != base ? (size_t)(dot - base) : strlen(base);
 	if (!strcmp(input, "-"))
 		return strdup("-");
 	out = malloc(stem + strlen(suffix) + 1);
 	if (!out)
 		return NULL;
-	memcpy(out, input, stem);
+	memcpy(out, base, stem);
 	strcpy(out + stem, suffix);
 	return out;
 }

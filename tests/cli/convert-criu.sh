@@ -31,8 +31,10 @@ no_leftovers() {
 # ---- the s390x sample ----
 
 # the default: NAME.criu/, one instant at the trace's last event, and timeline.json
+# (in the current directory)
+cd "$TMP"
 expect_exit 0 "$SREP_BIN" convert -f criu "$TMP/s.data"
-grep -q "^schedrep: wrote '$TMP/s.criu' (criu): 26693 events, 134 tasks$" "$TMP/err" ||
+grep -q "^schedrep: wrote 's.criu' (criu): 26693 events, 134 tasks$" "$TMP/err" ||
 	fail "summary line: $(cat "$TMP/err")"
 [ "$(ls "$TMP/s.criu" | tr '\n' ' ')" = "000-2.549522s timeline.json " ] ||
 	fail "s.criu holds $(ls "$TMP/s.criu" | tr '\n' ' ')"

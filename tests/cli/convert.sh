@@ -8,11 +8,19 @@ set -e
 CORPUS="$CORPUS_ROOT"
 cp "$DATA/sample-x86_64.data" "$TMP/x86.data"
 
-# the default output is the input's name with the format's suffix
+# the default output is the input's name with the format's suffix, in the
+# current directory (the input's may be read-only)
+mkdir "$TMP/cwd"
+cd "$TMP/cwd"
 expect_exit 0 "$SREP_BIN" convert "$TMP/x86.data"
-[ -s "$TMP/x86.json" ] || fail "no x86.json"
-grep -q "^schedrep: wrote '$TMP/x86.json' (perfetto): [0-9]* events, [0-9]* tasks$" "$TMP/err" ||
+mv x86.json "$TMP/x86.json" || fail "no x86.json in the current directory"
+[ -z "$(ls -A)" ] || fail "more than x86.json in the current directory: $(ls -A)"
+[ ! -e "$TMP/x86.json.tmp" ] && [ "$(ls "$TMP" | grep -c '^x86')" = 2 ] ||
+	fail "an output beside the input: $(ls "$TMP")"
+grep -q "^schedrep: wrote 'x86.json' (perfetto): [0-9]* events, [0-9]* tasks$" "$TMP/err" ||
 	fail "summary line: $(cat "$TMP/err")"
+cd "$TMP"
+rmdir cwd
 [ ! -s "$TMP/out" ] || fail "convert printed on stdout"
 jq -e '.traceEvents | length > 1000' "$TMP/x86.json" >/dev/null || fail "not a timeline"
 jq -e '.otherData.arch == "x86_64"' "$TMP/x86.json" >/dev/null || fail "otherData"
@@ -23,6 +31,19 @@ cmp -s "$TMP/out" "$TMP/x86.json" || fail "-o - differs from the file"
 [ ! -s "$TMP/err" ] || fail "-q still printed: $(cat "$TMP/err")"
 expect_exit 0 sh -c "'$SREP_BIN' convert -q -o - - < '$TMP/x86.data'"
 cmp -s "$TMP/out" "$TMP/x86.json" || fail "stdin differs from the file"
+# standard input without -o goes to standard output, but not to a terminal
+expect_exit 0 sh -c "'$SREP_BIN' convert -q - < '$TMP/x86.data'"
+cmp -s "$TMP/out" "$TMP/x86.json" || fail "stdin without -o differs from the file"
+if command -v script >/dev/null; then
+	script -qec "'$SREP_BIN' convert - < '$TMP/x86.data'" /dev/null >"$TMP/tty.out" 2>&1 &&
+		fail "stdin to a terminal: exit 0"
+	grep -q "standard output is a terminal: name the output with -o FILE" "$TMP/tty.out" ||
+		fail "stdin to a terminal: $(head -c 300 "$TMP/tty.out")"
+	[ "$(wc -c <"$TMP/tty.out")" -lt 2000 ] || fail "stdin to a terminal: the timeline was written"
+	rm -f "$TMP/tty.out"
+else
+	part_skipped "no script(1): the terminal check did not run"
+fi
 
 # selection: only the tasks asked for have thread tracks
 pid=$(jq -r '[.traceEvents[] | select(.ph == "M" and .name == "process_name" and
@@ -81,7 +102,7 @@ fi
 
 # the lossless JSON: read back, it gives the very same timeline, from a file or stdin
 expect_exit 0 "$SREP_BIN" convert -f json "$TMP/x86.data"
-grep -q "^schedrep: wrote '$TMP/x86.schedrep.json' (json): " "$TMP/err" || fail "json summary"
+grep -q "^schedrep: wrote 'x86.schedrep.json' (json): " "$TMP/err" || fail "json summary"
 head -n 1 "$TMP/x86.schedrep.json" | jq -e '.format == "schedrep-events" and .version == 1' >/dev/null ||
 	fail "no schedrep-events header"
 tail -n 1 "$TMP/x86.schedrep.json" | jq -e '.end and .events > 4000' >/dev/null || fail "no closing line"

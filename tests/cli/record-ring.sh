@@ -40,18 +40,21 @@ last_sample() {
 }
 
 # ---- two SIGUSR1 on a long workload: two dumps of at most about 1 MiB ----
-( i=0; while [ $i -lt 6 ]; do perf bench sched messaging -g 2 -l 40 >/dev/null; i=$((i + 1)); done ) &
+# (load until the dumps are taken: the ring must fill between the triggers
+# even on a busy machine)
+( while :; do perf bench sched messaging -g 2 -l 40 >/dev/null; done ) &
 load=$!
 "$SREP_BIN" record -a --ring 1M -o "$TMP/fr" 2>"$TMP/rec.err" &
 pid=$!
-sleep 1
+sleep 2
 kill -USR1 $pid
-sleep 0.7
+sleep 2
 kill -USR1 $pid
 sleep 0.5
 kill -INT $pid
 wait $pid || fail "record --ring exited $?: $(cat "$TMP/rec.err")"
-wait $load
+kill $load
+wait $load || :
 set -- "$TMP"/fr.[12].*
 [ $# = 2 ] && [ -f "$1" ] && [ -f "$2" ] || fail "expected two dumps, got: $(ls "$TMP")"
 for d in "$@"; do

@@ -57,7 +57,8 @@ CLI_TESTS = tests/cli/help.sh tests/cli/info.sh \
 	tests/cli/replay.sh tests/cli/rtapp.sh tests/cli/rtapp-corpus.sh \
 	tests/cli/record.sh tests/cli/record-ring.sh \
 	tests/cli/example.sh tests/cli/completion.sh tests/cli/bad-inputs.sh \
-	tests/cli/perf-dir.sh tests/cli/perf-corpus.sh tests/cli/perf-host.sh
+	tests/cli/perf-dir.sh tests/cli/perf-corpus.sh tests/cli/perf-host.sh \
+	tests/cli/progress.sh
 TESTS += $(CLI_TESTS) tests/layers.sh
 dist_check_SCRIPTS = $(CLI_TESTS) tests/layers.sh
 EXTRA_DIST += tests/cli/lib.sh \

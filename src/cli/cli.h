@@ -99,16 +99,25 @@ void cli_signals_install(void);
 void cli_signals_track(const char *tmp_path);
 extern volatile sig_atomic_t cli_interrupted;
 
-/* progress line on stderr: at most 5 updates a second, only on a terminal */
+/*
+ * The progress line on stderr, as zstd's: bytes read of the input, the rate
+ * and the time left; at most 5 updates a second, only on a terminal, for
+ * files of 64 MB and more and for pipes, never with -q.
+ */
 struct cli_progress {
 	bool on;
-	uint64_t last_ns;
+	uint64_t start_ns, last_ns, events;
 	const char *what;
 };
 
-void cli_progress_init(struct cli_progress *p, const char *what, uint64_t total_bytes,
-		       int force);
-void cli_progress_update(struct cli_progress *p, const struct srep_session *s);
+/* 'streaming': where the command writes as it reads (NULL if it writes at the
+ * end): no progress line when that is a terminal, it would cut the output */
+void cli_progress_init(struct cli_progress *p, const char *what, const struct srep_session *s,
+		       FILE *streaming);
+/* srep_session__next_event(), keeping the progress line */
+int cli_next_event(struct cli_progress *p, struct srep_session *s, const struct srep_event **ev,
+		   struct srep_error *err);
+/* after the loop, however it ended: the line cleared */
 void cli_progress_done(struct cli_progress *p);
 
 /* ---- symbol options shared by the commands that resolve callchains (symopts.c) ---- */

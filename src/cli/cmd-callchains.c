@@ -101,17 +101,22 @@ static int run(struct srep_session *s, struct cli_symbols *cs, FILE *f, const ch
 	       struct srep_error *err)
 {
 	const struct srep_event *ev;
+	struct cli_progress prog;
 	uint64_t printed = 0;
 	int ret;
 
-	while ((ret = srep_session__next_event(s, &ev, err)) > 0) {
-		if (cli_symbols_event(cs, ev, err))
-			return SREP_E_NOMEM;
+	cli_progress_init(&prog, "reading", s, f);
+	while ((ret = cli_next_event(&prog, s, &ev, err)) > 0) {
+		if (cli_symbols_event(cs, ev, err)) {
+			ret = SREP_E_NOMEM;
+			break;
+		}
 		if (ev->nr_callchain) {
 			print_event(f, s, ev, cs->frames, cs->nr);
 			printed++;
 		}
 	}
+	cli_progress_done(&prog);
 	if (!ret && !printed)
 		ret = srep_error__set(err, SREP_E_UNSUPPORTED, "'%s': no event has a callchain "
 				      "(perf record -g records them)", path);

@@ -152,7 +152,6 @@ static int read_side(struct side *sd, int k, const char *path, const struct comp
 	struct srep_open_opts oo = { .flags = SREP_OPEN_PRESCAN, .diag = cli_diag };
 	const struct srep_event *ev;
 	struct cli_progress prog;
-	uint64_t done, total, n = 0;
 	char label[32];
 	int ret;
 
@@ -170,17 +169,14 @@ static int read_side(struct side *sd, int k, const char *path, const struct comp
 		ret = symbols_of(sd, o, k, err);
 	if (ret)
 		return ret;
-	srep_session__progress(sd->s, &done, &total);
-	cli_progress_init(&prog, path, total, -1);
-	while ((ret = srep_session__next_event(sd->s, &ev, err)) > 0) {
+	cli_progress_init(&prog, path, sd->s, NULL);
+	while ((ret = cli_next_event(&prog, sd->s, &ev, err)) > 0) {
 		/* every frame resolved, so that the summary says how many resolved */
 		ret = cli_symbols_event(&sd->cs, ev, err);
 		if (!ret)
 			ret = srep_metrics__add(sd->m, ev, err);
 		if (ret)
 			break;
-		if ((++n & 0xffff) == 0)
-			cli_progress_update(&prog, sd->s);
 	}
 	cli_progress_done(&prog);
 	srep_metrics__finish(sd->m);

@@ -248,19 +248,15 @@ static int pump(struct run *r, void *state, struct srep_error *err)
 {
 	struct cli_progress prog;
 	const struct srep_event *ev;
-	uint64_t done, total, n = 0;
 	int ret;
 
-	srep_session__progress(r->s, &done, &total);
-	cli_progress_init(&prog, "converting", total, -1);
-	while ((ret = srep_session__next_event(r->s, &ev, err)) > 0) {
+	cli_progress_init(&prog, "converting", r->s, r->out.f);
+	while ((ret = cli_next_event(&prog, r->s, &ev, err)) > 0) {
 		/* Ctrl-C writing a directory: the handler left its removal to us (output.c) */
 		if (cli_interrupted) {
 			ret = srep_error__set(err, SREP_E_INTERRUPTED, "interrupted");
 			break;
 		}
-		if ((++n & 0x3fff) == 0)
-			cli_progress_update(&prog, r->s);
 		if (ev->time > r->ctx.to && !(ev->flags & SREP_EVF_LATE))
 			break;
 		/* every event, selected or not: mappings are per process, not per task */

@@ -62,19 +62,17 @@ static int read_all(struct srep_session *s, bool stats_only, struct info_counts 
 {
 	const struct srep_event *ev;
 	struct cli_progress prog;
-	uint64_t done, total;
 	int ret;
 
 	if (stats_only)
 		return srep_session__count(s, err);
-	srep_session__progress(s, &done, &total);
-	cli_progress_init(&prog, "reading", total, -1);
-	while ((ret = srep_session__next_event(s, &ev, err)) > 0) {
-		if (cli_symbols_event(cs, ev, err))
-			return SREP_E_NOMEM;
+	cli_progress_init(&prog, "reading", s, NULL);
+	while ((ret = cli_next_event(&prog, s, &ev, err)) > 0) {
+		if (cli_symbols_event(cs, ev, err)) {
+			ret = SREP_E_NOMEM;
+			break;
+		}
 		counts->kinds[ev->kind]++;
-		if ((counts->kinds[ev->kind] & 0xffff) == 0)
-			cli_progress_update(&prog, s);
 	}
 	cli_progress_done(&prog);
 	return ret;

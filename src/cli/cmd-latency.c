@@ -145,15 +145,20 @@ static void print_json(FILE *f, const struct srep_latency *l, const struct lat_c
 static int run(struct srep_session *s, struct srep_latency *l, struct srep_error *err)
 {
 	const struct srep_event *ev;
+	struct cli_progress prog;
 	int ret;
 
-	while ((ret = srep_session__next_event(s, &ev, err)) > 0) {
-		if (cli_interrupted)
-			return srep_error__set(err, SREP_E_INTERRUPTED, "interrupted");
+	cli_progress_init(&prog, "reading", s, NULL);
+	while ((ret = cli_next_event(&prog, s, &ev, err)) > 0) {
+		if (cli_interrupted) {
+			ret = srep_error__set(err, SREP_E_INTERRUPTED, "interrupted");
+			break;
+		}
 		ret = srep_latency__add(l, ev, err);
 		if (ret)
-			return ret;
+			break;
 	}
+	cli_progress_done(&prog);
 	return ret;
 }
 

@@ -109,19 +109,24 @@ static int run(struct map_cli *c, struct srep_session *s, struct srep_schedmap *
 {
 	struct srep_schedmap_line line;
 	const struct srep_event *ev;
+	struct cli_progress prog;
 	int ret;
 
-	while ((ret = srep_session__next_event(s, &ev, err)) > 0) {
-		if (cli_interrupted)
-			return srep_error__set(err, SREP_E_INTERRUPTED, "interrupted");
+	cli_progress_init(&prog, "reading", s, f);
+	while ((ret = cli_next_event(&prog, s, &ev, err)) > 0) {
+		if (cli_interrupted) {
+			ret = srep_error__set(err, SREP_E_INTERRUPTED, "interrupted");
+			break;
+		}
 		ret = srep_schedmap__add(m, ev, &line, err);
 		if (ret < 0)
-			return ret;
+			break;
 		if (ret && !c->a.json)
 			text_line(f, &line);
 		else if (ret && line.print)
 			json_line(f, &line);
 	}
+	cli_progress_done(&prog);
 	if (!ret && !c->a.json)
 		print_lost(f, s);
 	return ret;

@@ -244,17 +244,20 @@ static int run(struct sc_cli *c, struct srep_session *s, const struct srep_perf_
 {
 	struct srep_perf_threads *pt = NULL;
 	const struct srep_event *ev;
+	struct cli_progress prog;
 	int ret;
 
 	ret = srep_perf_threads__new(&pt, s, c->a.dialect, err);
 	c->name_width = max_name_len(s);
-	while (!ret && (ret = srep_session__next_event(s, &ev, err)) > 0) {
+	cli_progress_init(&prog, "reading", s, f);
+	while (!ret && (ret = cli_next_event(&prog, s, &ev, err)) > 0) {
 		if (cli_interrupted)
 			ret = srep_error__set(err, SREP_E_INTERRUPTED, "interrupted");
 		else if ((ret = srep_perf_threads__add(pt, ev, err)) == 0 && is_sample(ev) &&
 			 selected(pf, ev))
 			(c->a.json ? json_line : text_line)(f, c, s, pt, ev);
 	}
+	cli_progress_done(&prog);
 	srep_perf_threads__delete(pt);
 	return ret;
 }

@@ -261,17 +261,21 @@ static int run(struct th_cli *c, struct srep_session *s, struct srep_timehist *t
 	       struct srep_error *err)
 {
 	const struct srep_event *ev;
+	struct cli_progress prog;
 	struct srep_timehist_line line;
 	int ret;
 
 	if (!c->summary_only && !c->a.json)
 		header(f, srep_timehist__comm_width(th), c->o.state);
-	while ((ret = srep_session__next_event(s, &ev, err)) > 0) {
-		if (cli_interrupted)
-			return srep_error__set(err, SREP_E_INTERRUPTED, "interrupted");
+	cli_progress_init(&prog, "reading", s, f);
+	while ((ret = cli_next_event(&prog, s, &ev, err)) > 0) {
+		if (cli_interrupted) {
+			ret = srep_error__set(err, SREP_E_INTERRUPTED, "interrupted");
+			break;
+		}
 		ret = srep_timehist__add(th, ev, &line, err);
 		if (ret < 0)
-			return ret;
+			break;
 		/* perf prints wakeups and lost events even with -s */
 		if (!ret || (c->summary_only && line.kind != SREP_TH_WAKEUP &&
 			     line.kind != SREP_TH_LOST))
@@ -281,6 +285,7 @@ static int run(struct th_cli *c, struct srep_session *s, struct srep_timehist *t
 		else
 			text_line(f, &line, srep_timehist__comm_width(th), c);
 	}
+	cli_progress_done(&prog);
 	if (ret == 0 && c->summary)
 		ret = srep_timehist__finish(th, err);
 	if (ret == 0 && c->summary && c->a.json)

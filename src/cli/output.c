@@ -360,36 +360,51 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-void cli_progress_init(struct cli_progress *p, const char *what, uint64_t total_bytes, int force)
+void cli_progress_init(struct cli_progress *p, const char *what, const struct srep_session *s,
+		       FILE *streaming)
 {
-	p->what = what;
-	p->last_ns = 0;
-	if (force >= 0)
-		p->on = force;
-	else
-		p->on = !cli_quiet && isatty(STDERR_FILENO) && total_bytes >= PROGRESS_MIN_BYTES;
+	uint64_t done, total;
+
+	srep_session__progress(s, &done, &total);
+	*p = (struct cli_progress){ .what = what, .start_ns = now_ns() };
+	/* a pipe's size is unknown: it may be long */
+	p->on = !cli_quiet && isatty(STDERR_FILENO) && (!total || total >= PROGRESS_MIN_BYTES) &&
+		!(streaming && isatty(fileno(streaming)));
 }
 
-void cli_progress_update(struct cli_progress *p, const struct srep_session *s)
+static void progress_line(struct cli_progress *p, const struct srep_session *s)
 {
-	uint64_t t, done, total;
+	uint64_t t = now_ns(), done, total;
+	double secs, rate;
 
-	if (!p->on)
-		return;
-	t = now_ns();
 	if (t - p->last_ns < 200000000ull)
 		return;
 	p->last_ns = t;
 	srep_session__progress(s, &done, &total);
-	if (total)
-		fprintf(stderr, "\r%s: %5.1f%% of %.1f MB", p->what, 100.0 * (double)done / (double)total,
-			(double)total / 1e6);
-	else
-		fprintf(stderr, "\r%s: %.1f MB", p->what, (double)done / 1e6);
+	secs = (double)(t - p->start_ns) / 1e9;
+	rate = secs > 0 ? (double)done / secs : 0;
+	if (total && rate > 0 && done <= total)
+		fprintf(stderr, "\r%s: %5.1f%% of %.1f MB, %.1f MB/s, %.0f s left\033[K", p->what,
+			100.0 * (double)done / (double)total, (double)total / 1e6, rate / 1e6,
+			(double)(total - done) / rate);
+	else	/* a pipe: no size to go by */
+		fprintf(stderr, "\r%s: %.1f MB, %.1f MB/s\033[K", p->what, (double)done / 1e6,
+			rate / 1e6);
+}
+
+int cli_next_event(struct cli_progress *p, struct srep_session *s, const struct srep_event **ev,
+		   struct srep_error *err)
+{
+	int ret = srep_session__next_event(s, ev, err);
+
+	if (p->on && ret > 0 && (++p->events & 0x3fff) == 0)
+		progress_line(p, s);
+	return ret;
 }
 
 void cli_progress_done(struct cli_progress *p)
 {
 	if (p->on && p->last_ns)
 		fprintf(stderr, "\r\033[K");
+	p->last_ns = 0;
 }

@@ -105,6 +105,9 @@ static int open_format(struct srep_session *s, struct srep_error *err)
 	ret = s->fmt->open(s, err);
 	if (ret)
 		return ret;
+	/* progress counts the events' bytes, not the header features read at the end */
+	if (s->in.is_file)
+		s->in.consumed = 0;
 	if ((s->opts.flags & SREP_OPEN_PRESCAN) && (s->fmt->tasks_need_pass || s->span_unknown))
 		return prescan(s, err);
 	return 0;
@@ -239,6 +242,7 @@ int srep_session__rewind(struct srep_session *s, struct srep_error *err)
 		return srep_error__set(err, SREP_E_UNSUPPORTED,
 				       "a pipe cannot be read twice (open it with SREP_OPEN_PRESCAN)");
 	memset(&s->stats, 0, sizeof(s->stats));
+	s->in.consumed = 0;	/* progress starts again with the second pass */
 	return s->fmt->rewind(s, err);
 }
 

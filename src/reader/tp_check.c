@@ -15,11 +15,16 @@
  *    that reads as 0) raises SIGFPE, even while tep_parse_format() runs;
  *  - a print format cut inside a call ("x ? __print_flags(REC->f" and
  *    the end) leaves an operator without its left operand, which
- *    tep_parse_format() dereferences (SIGSEGV).
+ *    tep_parse_format() dereferences (SIGSEGV);
+ *  - process_cond(): after the else-operand of "a ? b : c", a token that
+ *    neither continues the expression nor ends the argument (';', ']',
+ *    '}', another operand) makes the caller's error path dereference NULL
+ *    (SIGSEGV).
  * So an event format is handed over only if it is printable text whose
  * field lines each have a type and a name; its print format only if it
- * names only its own fields, divides only by nonzero numbers and closes
- * every string and bracket it opens (else the text before it: the events
+ * names only its own fields, divides only by nonzero numbers, closes
+ * every string and bracket it opens, and follows each conditional's
+ * else-operand with an operator, ',' or ')' (else the text before it: the events
  * keep their fields, as when libtraceevent fails on a print format); a
  * printk line only if it is "ADDR:TEXT". The caller reports what fails.
  */
@@ -147,9 +152,103 @@ static bool nest_step(struct nest *n, char c)
 	return !cl || (n->depth && n->want[--n->depth] == c);
 }
 
+static const char *skip_space(const char *p, const char *end)
+{
+	while (p < end && isspace((unsigned char)*p))
+		p++;
+	return p;
+}
+
+/* past the string literal or bracketed group that starts at p, or NULL */
+static const char *skip_group(const char *p, const char *end)
+{
+	size_t depth = 0;
+	bool quoted = false;
+
+	for (; p < end; p++) {
+		if (quoted) {
+			if (*p == '\\' && p + 1 < end)
+				p++;
+			else if (*p == '"')
+				quoted = false;
+		} else if (*p == '"') {
+			quoted = true;
+		} else if (strchr("([{", *p)) {
+			depth++;
+		} else if (strchr(")]}", *p)) {
+			depth--;
+		}
+		if (!depth && !quoted)
+			return p + 1;
+	}
+	return NULL;
+}
+
+/* whether an operand can start at p (what a cast's closing ')' is followed by) */
+static bool starts_operand(const char *p, const char *end)
+{
+	return p < end && (is_ident(*p) || *p == '"' || *p == '(');
+}
+
+/* past the "->x", ".x", "(...)" and "[...]" that follow an operand at p */
+static const char *postfix_end(const char *p, const char *end)
+{
+	for (;;) {
+		while (p < end && is_ident(*p))
+			p++;
+		if (p < end && (*p == '(' || *p == '[')) {
+			if (!(p = skip_group(p, end)))
+				return NULL;
+		} else if (end - p > 2 && p[0] == '-' && p[1] == '>' && is_ident(p[2])) {
+			p += 2;
+		} else if (end - p > 1 && p[0] == '.' && is_ident(p[1])) {
+			p++;
+		} else {
+			return p;
+		}
+	}
+}
+
+/*
+ * Past one operand as libtraceevent's process_arg() reads it: unary
+ * operators, then a string, a number or a name, or a bracketed group (a
+ * cast when an operand follows it), with what follows it (postfix_end).
+ * NULL when there is none.
+ */
+static const char *operand_end(const char *p, const char *end)
+{
+	for (;;) {
+		p = skip_space(p, end);
+		while (p < end && strchr("-!~*&+", *p))
+			p = skip_space(p + 1, end);
+		if (p == end || (*p != '"' && *p != '(' && !is_ident(*p)))
+			return NULL;
+		if (*p == '"')
+			return skip_group(p, end);
+		if (*p == '(') {
+			if (!(p = skip_group(p, end)))
+				return NULL;
+			if (starts_operand(skip_space(p, end), end))
+				continue;	/* "(type) x": the cast's operand follows */
+		}
+		return postfix_end(p, end);
+	}
+}
+
+/* after a conditional's ':': its else-operand, then an operator, ',', ')' or the end */
+static bool else_operand_ok(const char *p, const char *end)
+{
+	p = operand_end(p, end);
+	if (!p)
+		return false;
+	p = skip_space(p, end);
+	return p == end || strchr(",)+-*/%&|^<>=!?:", *p);
+}
+
 /*
  * Every REC->name outside string literals is a field of the format, every
- * divisor a nonzero number, and strings and brackets close in order.
+ * divisor a nonzero number, strings and brackets close in order, and every
+ * conditional's else-operand is followed by what can follow it.
  */
 static bool print_fmt_ok(const char *p, const char *end, const struct fmt_fields *ff,
 			 char *why, size_t why_size)
@@ -172,6 +271,12 @@ static bool print_fmt_ok(const char *p, const char *end, const struct fmt_fields
 		if (!quoted && !nest_step(&nest, *p)) {
 			snprintf(why, why_size, "its print format closes a bracket it did not open, "
 				 "or nests deeper than %d", MAX_NEST);
+			return false;
+		}
+		if (!quoted && *p == ':' && !else_operand_ok(p + 1, end)) {
+			snprintf(why, why_size, "its print format's conditional ends in '%.*s', not "
+				 "in an operand and then an operator, ',' or ')'",
+				 (int)(end - p - 1 > 20 ? 20 : end - p - 1), p + 1);
 			return false;
 		}
 		if (!quoted && (*p == '/' || *p == '%') && !nonzero_number(p + 1, end)) {

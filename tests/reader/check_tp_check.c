@@ -122,6 +122,46 @@ START_TEST(unclosed_brackets)
 }
 END_TEST
 
+/*
+ * After "a ? b : c", a token that neither continues the expression nor
+ * ends the argument makes libtraceevent dereference NULL; the kernels'
+ * own conditionals pass.
+ */
+START_TEST(conditionals)
+{
+	static const char *const ok[] = {
+		"REC->a ? \"x\" : \"y\"", "REC->a ? REC->a : -1", "(REC->a ? 1 : 2)",
+		"REC->a ? __print_flags(REC->a, \"|\", { 1, \"S\" }) : \"R\", "
+		"REC->a & 0x100 ? \"+\" : \"\"",
+		"REC->a ? 1 : (int)REC->a + 2", "REC->a ? 1 : REC->a ? 2 : 3",
+		"REC->a ? 1 : sizeof(int) * 2", "REC->a ? 1 : ((char *)REC->a)[0]",
+		"REC->a ? 1 : __get_str(a)", "REC->a ?\n 1 :\n 2\n",
+	};
+	static const char *const bad[] = {
+		"REC->a ? 1 : 2; REC->a", "REC->a ? 1 : 2;", "REC->a ? 1 : 2 REC->a",
+		"(REC->a ? 1 : 2; 3)", "REC->a ? 1 : 2}", "REC->a ? 1 : 2] REC->a",
+		"REC->a ? 1 : 2 ? 3 : 4;", "REC->a ? 1 :", "REC->a ? 1 : ;",
+	};
+	char text[512], name[64], why[160];
+	size_t i;
+
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		snprintf(text, sizeof(text), "name: c\nformat:\n" COMMON
+			 "\tfield:int a;\toffset:8;\tsize:4;\tsigned:1;\n\nprint fmt: \"%%d\", %s\n",
+			 ok[i]);
+		ck_assert_msg(check(text, name, why), "'%s' refused: %s", ok[i], why);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), "name: c\nformat:\n" COMMON
+			 "\tfield:int a;\toffset:8;\tsize:4;\tsigned:1;\n\nprint fmt: \"%%d\", %s\n",
+			 bad[i]);
+		ck_assert_msg(print_dropped(text, name, why), "'%s' accepted", bad[i]);
+		ck_assert_msg(strstr(why, "conditional") || strstr(why, "bracket"), "'%s': %s",
+			      bad[i], why);
+	}
+}
+END_TEST
+
 START_TEST(binary_is_not_a_format)
 {
 	static const char text[] = "name: y\nformat:\n" COMMON "\x01\x80";
@@ -159,6 +199,7 @@ static Suite *tp_check_suite(void)
 	tcase_add_test(tc, field_without_type);
 	tcase_add_test(tc, divisors);
 	tcase_add_test(tc, unclosed_brackets);
+	tcase_add_test(tc, conditionals);
 	tcase_add_test(tc, binary_is_not_a_format);
 	tcase_add_test(tc, printk_lines_without_a_colon_dropped);
 	suite_add_tcase(s, tc);

@@ -13,7 +13,12 @@
 
 #include "rec_local.h"
 
-/* the scheduler set convert, replay and compare need; only sched_switch is required */
+/*
+ * The scheduler set convert, replay and compare need; only sched_switch is
+ * required. sched_wakeup only where the kernel lacks sched_waking, as perf
+ * sched record does: perf sched latency takes both for wakeups, and a task
+ * woken twice counts as a "context switch bug".
+ */
 static const char *const default_events[] = {
 	"sched:sched_switch", "sched:sched_waking", "sched:sched_wakeup",
 	"sched:sched_wakeup_new", "sched:sched_migrate_task", "sched:sched_process_fork",
@@ -201,8 +206,13 @@ static int add_defaults(struct rec_evlist *el, const struct srep_rec_opts *o, co
 	size_t i;
 	int r;
 
+	bool waking = false;
+
 	for (i = 0; i < sizeof(default_events) / sizeof(default_events[0]); i++) {
+		if (waking && !strcmp(default_events[i], "sched:sched_wakeup"))
+			continue;
 		r = add_tracepoint(el, default_events[i], o, tracefs, err);
+		waking |= !r && !strcmp(default_events[i], "sched:sched_waking");
 		if (r == SREP_E_INVAL && i > 0) {
 			if (note_skipped(el, default_events[i]))
 				return srep_error__set(err, SREP_E_NOMEM, "no memory");

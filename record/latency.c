@@ -52,7 +52,7 @@ static int setup_sources(struct rec_latency *m, const struct rec_evlist *el, con
 	size_t i;
 
 	for (i = 0; i < el->nr; i++)
-		have_wakeup |= el->ev[i].tp_kind == TPK_WAKEUP || el->ev[i].tp_kind == TPK_WAKEUP_NEW;
+		have_wakeup |= el->ev[i].tp_kind == TPK_WAKEUP;	/* wakeup_new is no substitute */
 	for (i = 0; i < el->nr; i++) {
 		const struct rec_event *e = &el->ev[i];
 		struct mon_source *s = &m->src[i];

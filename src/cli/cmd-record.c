@@ -20,11 +20,12 @@ static const char record_usage[] =
 	"[--max-dumps N]";
 static const char record_desc[] =
 	"Record scheduler events with perf_event_open into a standard perf.data that perf and\n"
-	"every schedrep command read. Without -e: sched_switch, sched_waking, sched_wakeup,\n"
-	"sched_wakeup_new, sched_migrate_task, sched_process_fork/exec/exit/free and\n"
-	"sched_stat_runtime, with COMM/FORK/EXIT/MMAP2 side-band, as 'perf sched record'.\n"
-	"-- CMD records CMD (and its children) until it exits; otherwise the whole system\n"
-	"(or -p's processes) until SIGINT/SIGTERM. With --ring, samples stay in memory and\n"
+	"every schedrep command read. Without -e: sched_switch, sched_waking (sched_wakeup\n"
+	"where the kernel lacks it), sched_wakeup_new, sched_migrate_task,\n"
+	"sched_process_fork/exec/exit/free and sched_stat_runtime, with COMM/FORK/EXIT/MMAP2\n"
+	"side-band, as 'perf sched record'. The whole system is recorded (as perf sched\n"
+	"record does), until CMD exits after -- CMD, else until SIGINT/SIGTERM; -p records\n"
+	"only those processes' threads. With --ring, samples stay in memory and\n"
 	"each trigger dumps them to FILE.N.SECONDS. Sizes take K, M, G (binary units).";
 
 enum {
@@ -36,7 +37,7 @@ static const struct cli_opt record_opts[] = {
 	{ "output", 'o', "FILE", "write here (default perf.data); '-' = pipe mode on stdout", OPT_OUTPUT },
 	{ "event", 'e', "EVENT", "tracepoint (sched:sched_switch) or software event; repeatable",
 	  OPT_EVENT },
-	{ "all-cpus", 'a', NULL, "the whole system (the default without -p or CMD)", OPT_ALL },
+	{ "all-cpus", 'a', NULL, "the whole system (the default without -p)", OPT_ALL },
 	{ "pid", 'p', "PID[,PID]", "these processes' threads", OPT_PID },
 	{ "cpu", 'C', "CPUS", "only these CPUs, e.g. 0-3,6", OPT_CPUS },
 	{ "callchain", 'g', NULL, "record callchains", OPT_CALLCHAIN },
@@ -245,7 +246,9 @@ int cmd_record(int argc, char **argv)
 		if (first < argc)
 			c.o.argv = argv + first;
 		ret = check_usage(&c.o);
-		if (!c.o.argv && !c.o.nr_pids)
+		/* a command too, as perf sched record (perf record -a): every task
+		 * that shares the CPUs with it is seen, switched and named */
+		if (!c.o.nr_pids)
 			c.o.system_wide = true;
 		c.o.cmdline = (const char *const *)argv;
 		c.o.nr_cmdline = argc;

@@ -54,6 +54,17 @@ summary_counts "$TMP/rec.err" >"$TMP/summary"
 grep '^ev ' "$TMP/perfs" | sort | diff -u - "$TMP/summary" >&2 || fail "summary counts differ from perf's"
 perf sched latency -i "$TMP/f.data" >"$TMP/lat.txt" 2>/dev/null || fail "perf sched latency failed"
 grep -q "sched-messaging" "$TMP/lat.txt" || fail "perf sched latency shows no messaging task"
+# as perf sched record: the whole system, every task named (recording the
+# command's tasks only left ~40 nameless ":TID" rows, the tasks that shared
+# its CPUs; perf sched record's own recording may miss one born during its
+# /proc scan), and sched_waking without sched_wakeup, which perf sched
+# latency would take as a second wakeup (a "context switch bug")
+nameless=$(grep -c '^ *:[0-9]' "$TMP/lat.txt" || true)
+[ "$nameless" -le 2 ] || fail "perf sched latency shows $nameless nameless tasks"
+if [ -d /sys/kernel/tracing/events/sched/sched_waking ]; then
+	grep -q "sched:sched_waking" "$TMP/rec.err" || fail "sched_waking not recorded"
+	! grep -q "sched:sched_wakeup " "$TMP/rec.err" || fail "sched_wakeup recorded beside sched_waking"
+fi
 
 # ---- pipe mode: the command's output goes to stderr ----
 "$SREP_BIN" record -o - -- $BENCH >"$TMP/p.data" 2>"$TMP/rec.err" || fail "pipe record failed"

@@ -27,9 +27,11 @@ static void rt_fail(const char *file, int line, const char *what)
 int rt_evlist(struct rec_evlist *el, bool waking_only)
 {
 	static const char *const both[] = { "sched:sched_switch", "sched:sched_wakeup" };
-	static const char *const waking[] = { "sched:sched_switch", "sched:sched_waking" };
-	struct srep_rec_opts o = { .events = waking_only ? waking : both, .nr_events = 2,
-				   .system_wide = true };
+	/* the default set on a kernel with sched_waking (sched_wakeup_new is there too) */
+	static const char *const waking[] = { "sched:sched_switch", "sched:sched_waking",
+					      "sched:sched_wakeup_new" };
+	struct srep_rec_opts o = { .events = waking_only ? waking : both,
+				   .nr_events = waking_only ? 3 : 2, .system_wide = true };
 	struct srep_error err = { 0 };
 	size_t i;
 	int c;

@@ -14,7 +14,8 @@
 #define RT_TRACEFS SREP_TOP_SRCDIR "/tests/data/tracefs"
 #define RT_NR_CPUS 2
 
-/* sched_switch, sched_wakeup (and the dummy); returns 0 */
+/* sched_switch and sched_wakeup, or (waking_only) sched_waking and sched_wakeup_new as
+ * the default set has them; and the dummy. Returns 0 */
 int rt_evlist(struct rec_evlist *el, bool waking_only);
 int rt_event(const struct rec_evlist *el, const char *name);	/* index, -1 none */
 uint64_t rt_id(const struct rec_evlist *el, int idx, int cpu);

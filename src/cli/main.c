@@ -36,7 +36,8 @@ static void print_commands(FILE *f)
 	fprintf(f, "usage: schedrep <command> [<options>] <trace>\n\ncommands:\n");
 	for (c = cli_commands; c->name; c++)
 		fprintf(f, "    %-10s %s\n", c->name, c->summary);
-	fprintf(f, "\n'schedrep <command> --help' describes each command.\n");
+	fprintf(f, "\n'schedrep <command> --help' (or 'schedrep help <command>') describes each "
+		"command;\n'schedrep --version' (-V, also after a command) says which schedrep this is.\n");
 }
 
 int cli_usage_error(const char *usage, const char *fmt, ...)
@@ -98,6 +99,13 @@ void cli_print_help(FILE *f, const char *usage, const char *description,
 		fprintf(f, "    %-28s %s\n", left, o->help);
 	}
 	fprintf(f, "    %-28s %s\n", "-h, --help", "show this help");
+	fprintf(f, "    %-28s %s\n", "-V, --version", "show schedrep's version");
+}
+
+static int print_version(void)
+{
+	printf("schedrep %s\n", PACKAGE_VERSION);
+	return EXIT_OK;
 }
 
 /* getopt_long tables built from the option table */
@@ -108,12 +116,13 @@ static int build_getopt(const struct cli_opt *opts, struct option **lo, char **s
 
 	while (opts[n].name)
 		n++;
-	*lo = calloc(n + 2, sizeof(**lo));
-	*so = s = calloc(3 * n + 4, 1);
+	*lo = calloc(n + 3, sizeof(**lo));
+	*so = s = calloc(3 * n + 5, 1);
 	if (!*lo || !s)
 		return -1;
 	s[k++] = ':';
 	s[k++] = 'h';
+	s[k++] = 'V';
 	for (i = 0; i < n; i++) {
 		(*lo)[i] = (struct option){ opts[i].name, opts[i].arg ? required_argument : no_argument,
 					    NULL, 1000 + (int)i };
@@ -124,6 +133,7 @@ static int build_getopt(const struct cli_opt *opts, struct option **lo, char **s
 		}
 	}
 	(*lo)[n] = (struct option){ "help", no_argument, NULL, 'h' };
+	(*lo)[n + 1] = (struct option){ "version", no_argument, NULL, 'V' };
 	return 0;
 }
 
@@ -156,8 +166,11 @@ int cli_parse(int argc, char **argv, const char *usage, const char *description,
 	optind = 1;
 	opterr = 0;
 	while (ret == EXIT_OK && (c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
-		if (c == 'h') {
-			cli_print_help(stdout, usage, description, opts);
+		if (c == 'h' || c == 'V') {
+			if (c == 'h')
+				cli_print_help(stdout, usage, description, opts);
+			else
+				print_version();
 			*done = true;
 			break;
 		}
@@ -193,27 +206,39 @@ static int finish_stdout(int status)
 	return EXIT_FAIL;
 }
 
-int main(int argc, char **argv)
+static int run_command(const char *name, int argc, char **argv)
 {
 	const struct cli_cmd *c;
+
+	for (c = cli_commands; c->name; c++) {
+		if (!strcmp(name, c->name))
+			return finish_stdout(c->fn(argc, argv));
+	}
+	cli_errorf("'%s' is not a schedrep command", name);
+	print_commands(stderr);
+	return EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	char *help_argv[3];
 
 	if (argc < 2) {
 		print_commands(stderr);
 		return EXIT_USAGE;
 	}
+	/* "help CMD" is "CMD --help": one text */
+	if (!strcmp(argv[1], "help") && argc > 2) {
+		help_argv[0] = argv[2];
+		help_argv[1] = "--help";
+		help_argv[2] = NULL;
+		return run_command(argv[2], 2, help_argv);
+	}
 	if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		print_commands(stdout);
 		return finish_stdout(EXIT_OK);
 	}
-	if (!strcmp(argv[1], "--version")) {
-		printf("schedrep %s\n", PACKAGE_VERSION);
-		return finish_stdout(EXIT_OK);
-	}
-	for (c = cli_commands; c->name; c++) {
-		if (!strcmp(argv[1], c->name))
-			return finish_stdout(c->fn(argc - 1, argv + 1));
-	}
-	cli_errorf("'%s' is not a schedrep command", argv[1]);
-	print_commands(stderr);
-	return EXIT_USAGE;
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))
+		return finish_stdout(print_version());
+	return run_command(argv[1], argc - 1, argv + 1);
 }

@@ -30,6 +30,14 @@ static bool print_dropped(const char *text, char *name, char *why)
 	       use == (size_t)(strstr(text, "print") - text);
 }
 
+/* an event 'name' with one int field 'a' and the print format '"%d", ARGS' */
+static const char *with_args(char *text, size_t size, const char *name, const char *args)
+{
+	snprintf(text, size, "name: %s\nformat:\n" COMMON
+		 "\tfield:int a;\toffset:8;\tsize:4;\tsigned:1;\n\nprint fmt: \"%%d\", %s\n", name, args);
+	return text;
+}
+
 START_TEST(good_formats_pass)
 {
 	char name[64], why[160];
@@ -80,17 +88,12 @@ START_TEST(divisors)
 	char text[512], name[64], why[160];
 	size_t i;
 
-	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
-		snprintf(text, sizeof(text), "name: d\nformat:\n" COMMON
-			 "\tfield:int a;\toffset:8;\tsize:4;\tsigned:1;\n\nprint fmt: \"%%d\", %s\n",
-			 ok[i]);
-		ck_assert_msg(check(text, name, why), "'%s' refused: %s", ok[i], why);
-	}
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		ck_assert_msg(check(with_args(text, sizeof(text), "d", ok[i]), name, why),
+			      "'%s' refused: %s", ok[i], why);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		snprintf(text, sizeof(text), "name: d\nformat:\n" COMMON
-			 "\tfield:int a;\toffset:8;\tsize:4;\tsigned:1;\n\nprint fmt: \"%%d\", %s\n",
-			 bad[i]);
-		ck_assert_msg(print_dropped(text, name, why), "'%s' accepted", bad[i]);
+		ck_assert_msg(print_dropped(with_args(text, sizeof(text), "d", bad[i]), name, why),
+			      "'%s' accepted", bad[i]);
 		ck_assert_ptr_nonnull(strstr(why, "divides by"));
 	}
 }
@@ -107,10 +110,8 @@ START_TEST(unclosed_brackets)
 	size_t i;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		snprintf(text, sizeof(text), "name: u\nformat:\n" COMMON
-			 "\tfield:int a;\toffset:8;\tsize:4;\tsigned:1;\n\nprint fmt: \"%%d\", %s\n",
-			 bad[i]);
-		ck_assert_msg(print_dropped(text, name, why), "'%s' accepted", bad[i]);
+		ck_assert_msg(print_dropped(with_args(text, sizeof(text), "u", bad[i]), name, why),
+			      "'%s' accepted", bad[i]);
 		ck_assert_msg(strstr(why, "bracket") || strstr(why, "string"), "'%s': %s", bad[i], why);
 	}
 	ck_assert(check("name: u\nformat:\n" COMMON "\tfield:int a;\toffset:8;\tsize:4;\tsigned:1;\n"
@@ -145,17 +146,12 @@ START_TEST(conditionals)
 	char text[512], name[64], why[160];
 	size_t i;
 
-	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
-		snprintf(text, sizeof(text), "name: c\nformat:\n" COMMON
-			 "\tfield:int a;\toffset:8;\tsize:4;\tsigned:1;\n\nprint fmt: \"%%d\", %s\n",
-			 ok[i]);
-		ck_assert_msg(check(text, name, why), "'%s' refused: %s", ok[i], why);
-	}
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		ck_assert_msg(check(with_args(text, sizeof(text), "c", ok[i]), name, why),
+			      "'%s' refused: %s", ok[i], why);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		snprintf(text, sizeof(text), "name: c\nformat:\n" COMMON
-			 "\tfield:int a;\toffset:8;\tsize:4;\tsigned:1;\n\nprint fmt: \"%%d\", %s\n",
-			 bad[i]);
-		ck_assert_msg(print_dropped(text, name, why), "'%s' accepted", bad[i]);
+		ck_assert_msg(print_dropped(with_args(text, sizeof(text), "c", bad[i]), name, why),
+			      "'%s' accepted", bad[i]);
 		ck_assert_msg(strstr(why, "conditional") || strstr(why, "bracket"), "'%s': %s",
 			      bad[i], why);
 	}

@@ -39,12 +39,12 @@ last_sample() {
 	perf script -F time -i "$1" 2>/dev/null | tail -n 1 | tr -d ' :'
 }
 
-# ---- two SIGUSR1 on a long workload: two dumps of at most about 1 MiB ----
-# (load until the dumps are taken: the ring must fill between the triggers
-# even on a busy machine)
+# ---- two SIGUSR1 on a long workload: two dumps of at most about 256 KiB ----
+# (a small ring, and load until the dumps are taken: the ring must fill
+# between the triggers even on a busy machine)
 ( while :; do perf bench sched messaging -g 2 -l 40 >/dev/null; done ) &
 load=$!
-"$SREP_BIN" record -a --ring 1M -o "$TMP/fr" 2>"$TMP/rec.err" &
+"$SREP_BIN" record -a --ring 256K -o "$TMP/fr" 2>"$TMP/rec.err" &
 pid=$!
 sleep 2
 kill -USR1 $pid
@@ -60,7 +60,7 @@ set -- "$TMP"/fr.[12].*
 for d in "$@"; do
 	check_dump "$d"
 	bytes=$(sample_bytes "$d")
-	[ "$bytes" -gt 500000 ] && [ "$bytes" -le 1048576 ] || fail "$d holds $bytes bytes of samples"
+	[ "$bytes" -gt 131072 ] && [ "$bytes" -le 262144 ] || fail "$d holds $bytes bytes of samples"
 	# named after its trigger, its last sample is from just before it
 	when=${d##*/fr.[12].}
 	[ "$(last_sample "$d")" = "$when" ] || fail "$d: last sample at $(last_sample "$d"), trigger $when"

@@ -52,6 +52,16 @@ int cmd_map(int argc, char **argv);
 int cli_parse(int argc, char **argv, const char *usage, const char *description,
 	      const struct cli_opt *opts, int (*on_opt)(void *ctx, int id, const char *arg),
 	      void *ctx, int *first, bool *done);
+
+/* -i FILE, as perf's */
+#define CLI_INPUT_OPTION(id)							\
+	{ "input", 'i', "<file>", "the trace (default: the argument, else ./perf.data)", id }
+/*
+ * The one trace a command reads: its argument, else -i's, else ./perf.data
+ * (as perf). EXIT_OK, or EXIT_USAGE after the usage message.
+ */
+int cli_one_trace(int argc, char **argv, int first, const char *input, const char *usage,
+		  const char **path);
 void cli_print_help(FILE *f, const char *usage, const char *description,
 		    const struct cli_opt *opts);
 /* "schedrep: ..." and the usage line on stderr; returns EXIT_USAGE */

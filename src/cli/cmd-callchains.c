@@ -13,25 +13,26 @@
 
 static const char cc_usage[] =
 	"usage: schedrep callchains [-o <file>] [--kallsyms <file>] [--vmlinux <file>] "
-	"[--symfs <dir>] [--buildid-dir <dir>] [--lines] [-q] <perf.data>";
+	"[--symfs <dir>] [--buildid-dir <dir>] [--lines] [-q] [-i <file>] [<perf.data>]";
 static const char cc_desc[] =
 	"Print every event that has a callchain, with its frames resolved to module,\n"
 	"function and offset from the target's own files (any architecture), as\n"
 	"'perf script -F comm,tid,time,event,ip,sym,symoff,dso' prints them. User-space\n"
 	"addresses are shown as offsets in their file, as perf does.";
 
-enum { OPT_OUTPUT = 1, OPT_LINES, OPT_QUIET };
+enum { OPT_OUTPUT = 1, OPT_LINES, OPT_QUIET, OPT_INPUT };
 
 static const struct cli_opt cc_opts[] = {
 	{ "output", 'o', "<file>", "write here instead of standard output", OPT_OUTPUT },
 	CLI_SYMBOL_OPTIONS,
 	{ "lines", 0, NULL, "add the source file and line of each frame (DWARF)", OPT_LINES },
 	{ "quiet", 'q', NULL, "no warnings or summary on stderr", OPT_QUIET },
+	CLI_INPUT_OPTION(OPT_INPUT),
 	{ NULL, 0, NULL, NULL, 0 },
 };
 
 struct cc_opts {
-	const char *output;
+	const char *input, *output;
 	struct cli_symbol_args sym;
 };
 
@@ -41,7 +42,9 @@ static int on_opt(void *ctx, int id, const char *arg)
 
 	if (cli_symbol_opt(&o->sym, id, arg))
 		return EXIT_OK;
-	if (id == OPT_OUTPUT)
+	if (id == OPT_INPUT)
+		o->input = arg;
+	else if (id == OPT_OUTPUT)
 		o->output = arg;
 	else if (id == OPT_LINES)
 		o->sym.o.lines = true;
@@ -131,22 +134,23 @@ int cmd_callchains(int argc, char **argv)
 	struct srep_error err = { 0 };
 	struct cli_symbols cs;
 	struct cli_out out;
+	const char *path;
 	int first, ret;
 	bool done;
 
 	ret = cli_parse(argc, argv, cc_usage, cc_desc, cc_opts, on_opt, &o, &first, &done);
 	if (ret || done)
 		return ret;
-	if (argc - first != 1)
-		return cli_usage_error(cc_usage, "expected one trace file");
+	if (cli_one_trace(argc, argv, first, o.input, cc_usage, &path))
+		return EXIT_USAGE;
 	cli_signals_install();
-	if (srep_session__open(&s, argv[first], &oo, &err))
+	if (srep_session__open(&s, path, &oo, &err))
 		return cli_error(&err);
 	ret = cli_symbols_open(&cs, s, &o.sym);
-	if (ret == EXIT_OK && cli_out_open(&out, o.output, argv[first], &err))
+	if (ret == EXIT_OK && cli_out_open(&out, o.output, path, &err))
 		ret = cli_error(&err);
 	if (ret == EXIT_OK) {
-		if (run(s, &cs, out.f, argv[first], &err) || cli_out_commit(&out, &err)) {
+		if (run(s, &cs, out.f, path, &err) || cli_out_commit(&out, &err)) {
 			cli_out_abort(&out);
 			ret = cli_error(&err);
 		}

@@ -25,7 +25,7 @@ static const char convert_desc[] =
 	"(--kallsyms, --symfs...; docs/symbols.md) for the formats that show them.\n\nformats:";
 
 enum { OPT_FORMAT = 1, OPT_OUTPUT, OPT_ONLY, OPT_EXCLUDE, OPT_CHILDREN, OPT_TIME, OPT_QUIET,
-       OPT_LINES, OPT_FORMAT_BASE = 1000 };
+       OPT_LINES, OPT_INPUT, OPT_FORMAT_BASE = 1000 };
 #define FORMAT_OPTS_MAX 64	/* options one format may have: ids are base + 64 * format + n */
 
 static const struct cli_opt common_opts[] = {
@@ -39,6 +39,7 @@ static const struct cli_opt common_opts[] = {
 	CLI_NO_SYMBOLS_OPTION,
 	{ "lines", 0, NULL, "frames also name their source file and line (DWARF)", OPT_LINES },
 	{ "quiet", 'q', NULL, "no progress, summary or warnings on stderr", OPT_QUIET },
+	CLI_INPUT_OPTION(OPT_INPUT),
 };
 #define NR_COMMON (sizeof(common_opts) / sizeof(common_opts[0]))
 
@@ -50,7 +51,7 @@ struct format_arg {
 };
 
 struct convert_opts {
-	const char *format, *output, *time;
+	const char *format, *output, *time, *input;
 	struct srep_selection *sel;
 	struct format_arg *fargs;
 	size_t nr_fargs;
@@ -79,7 +80,7 @@ static void build_usage(struct convert_opts *o)
 		 "usage: schedrep convert [--format %s] [-o OUT|-] [--only SEL]... "
 		 "[--exclude SEL]... [--children] [--time FROM,TO] [--kallsyms FILE] "
 		 "[--vmlinux FILE] [--symfs DIR] [--buildid-dir DIR] [--no-symbols] [--lines] "
-		 "[-q] FILE", fmts);
+		 "[-q] [-i FILE] [FILE]", fmts);
 }
 
 /* the common options, then every format's own, labelled with the format */
@@ -142,6 +143,7 @@ static int on_opt(void *ctx, int id, const char *arg)
 	switch (id) {
 	case OPT_FORMAT:	o->format = arg; break;
 	case OPT_OUTPUT:	o->output = arg; break;
+	case OPT_INPUT:		o->input = arg; break;
 	case OPT_TIME:
 		/* the syntax now (a usage error); the values once the trace start is known */
 		o->time = arg;
@@ -358,6 +360,7 @@ int cmd_convert(int argc, char **argv)
 	char **labels = NULL;
 	size_t nr_labels = 0, i;
 	void *fopts = NULL;
+	const char *path;
 	int first, ret;
 	bool done;
 
@@ -371,30 +374,29 @@ int cmd_convert(int argc, char **argv)
 	ret = cli_parse(argc, argv, o.usage, o.desc, opts, on_opt, &o, &first, &done);
 	if (ret || done)
 		goto out;
-	if (argc - first != 1) {
-		ret = cli_usage_error(o.usage, "expected one trace file");
+	ret = cli_one_trace(argc, argv, first, o.input, o.usage, &path);
+	if (ret)
 		goto out;
-	}
 	x = srep_exporter_find(o.format);
 	if (!x) {
 		ret = cli_usage_error(o.usage, "'%s' is not a format", o.format);
 		goto out;
 	}
 	/* a directory has no standard output, and standard input no name to derive one from */
-	if ((x->flags & SREP_EXPORT_DIRECTORY) && !strcmp(o.output ? o.output : argv[first], "-")) {
+	if ((x->flags & SREP_EXPORT_DIRECTORY) && !strcmp(o.output ? o.output : path, "-")) {
 		ret = cli_usage_error(o.usage, "--format %s writes a directory: name it with -o DIR",
 				      x->name);
 		goto out;
 	}
 	/* as zstd does: output nobody asked to see does not flood a terminal */
-	if (!o.output && !strcmp(argv[first], "-") && isatty(STDOUT_FILENO)) {
+	if (!o.output && !strcmp(path, "-") && isatty(STDOUT_FILENO)) {
 		ret = cli_usage_error(o.usage, "standard output is a terminal: name the output "
 				      "with -o FILE (-o - writes to the terminal anyway)");
 		goto out;
 	}
 	ret = format_opts(&o, x, &fopts);
 	if (ret == EXIT_OK)
-		ret = convert(&o, argv[first], x, fopts);
+		ret = convert(&o, path, x, fopts);
 	if (x->opts_free)
 		x->opts_free(fopts);
 out:

@@ -12,7 +12,7 @@
 
 static const char info_usage[] =
 	"usage: schedrep info [--json] [--stats] [--kallsyms <file>] [--vmlinux <file>] "
-	"[--symfs <dir>] [--buildid-dir <dir>] [--no-symbols] [-q] <perf.data>";
+	"[--symfs <dir>] [--buildid-dir <dir>] [--no-symbols] [-q] [-i <file>] [<perf.data>]";
 static const char info_desc[] =
 	"Print the trace's header facts (architecture, byte order, perf and kernel\n"
 	"versions, CPUs, clock, command line), the records per type and the samples\n"
@@ -21,7 +21,7 @@ static const char info_desc[] =
 	"resolved from the target's files (docs/symbols.md). <perf.data> may be '-' for\n"
 	"standard input.";
 
-enum { OPT_JSON = 1, OPT_STATS, OPT_QUIET };
+enum { OPT_JSON = 1, OPT_STATS, OPT_QUIET, OPT_INPUT };
 
 static const struct cli_opt info_opts[] = {
 	{ "json", 0, NULL, "print JSON (schema: docs/info.md)", OPT_JSON },
@@ -29,10 +29,12 @@ static const struct cli_opt info_opts[] = {
 	CLI_SYMBOL_OPTIONS,
 	CLI_NO_SYMBOLS_OPTION,
 	{ "quiet", 'q', NULL, "no warnings on stderr", OPT_QUIET },
+	CLI_INPUT_OPTION(OPT_INPUT),
 	{ NULL, 0, NULL, NULL, 0 },
 };
 
 struct info_opts {
+	const char *input;
 	bool json, stats_only;
 	struct cli_symbol_args sym;
 };
@@ -43,7 +45,9 @@ static int on_opt(void *ctx, int id, const char *arg)
 
 	if (cli_symbol_opt(&o->sym, id, arg))
 		return EXIT_OK;
-	if (id == OPT_JSON)
+	if (id == OPT_INPUT)
+		o->input = arg;
+	else if (id == OPT_JSON)
 		o->json = true;
 	else if (id == OPT_STATS)
 		o->stats_only = true;
@@ -203,18 +207,19 @@ int cmd_info(int argc, char **argv)
 	struct srep_session *s = NULL;
 	struct srep_error err = { 0 };
 	struct cli_symbols cs = { 0 };
+	const char *path;
 	int first, ret, status;
 	bool done;
 
 	ret = cli_parse(argc, argv, info_usage, info_desc, info_opts, on_opt, &o, &first, &done);
 	if (ret || done)
 		return ret;
-	if (argc - first != 1)
-		return cli_usage_error(info_usage, "expected one trace file");
+	if (cli_one_trace(argc, argv, first, o.input, info_usage, &path))
+		return EXIT_USAGE;
 	cli_signals_install();
 	if (o.stats_only)
 		oo.flags |= SREP_OPEN_COUNT_ONLY;
-	ret = srep_session__open(&s, argv[first], &oo, &err);
+	ret = srep_session__open(&s, path, &oo, &err);
 	if (ret)
 		return cli_error(&err);
 	if (!o.stats_only && cli_symbols_open(&cs, s, &o.sym)) {

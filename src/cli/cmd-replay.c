@@ -16,7 +16,7 @@
 static const char replay_usage[] =
 	"usage: schedrep replay [--only <sel>]... [--exclude <sel>]... [--children] [--scale <f>] "
 	"[--scale-run <f>] [--scale-sleep <f>] [--cpu-map auto|none|<list>] [--keep-prio] "
-	"[--repeat <n>] [--dry-run] [--report <file.json>] [--max-threads <n>] [-q] <trace>";
+	"[--repeat <n>] [--dry-run] [--report <file.json>] [--max-threads <n>] [-q] [-i <file>] [<trace>]";
 static const char replay_desc[] =
 	"Replay the selected tasks of a trace (perf.data of any architecture, or\n"
 	"schedrep JSON) as threads that burn the recorded CPU time, wake each other\n"
@@ -26,7 +26,7 @@ static const char replay_desc[] =
 
 enum {
 	OPT_ONLY = 1, OPT_EXCLUDE, OPT_CHILDREN, OPT_SCALE, OPT_SCALE_RUN, OPT_SCALE_SLEEP,
-	OPT_CPU_MAP, OPT_KEEP_PRIO, OPT_REPEAT, OPT_DRY_RUN, OPT_REPORT, OPT_MAX_THREADS, OPT_QUIET,
+	OPT_CPU_MAP, OPT_KEEP_PRIO, OPT_REPEAT, OPT_DRY_RUN, OPT_REPORT, OPT_MAX_THREADS, OPT_QUIET, OPT_INPUT,
 };
 
 static const struct cli_opt replay_opts[] = {
@@ -46,10 +46,12 @@ static const struct cli_opt replay_opts[] = {
 	{ "max-threads", 0, "<n>", "refuse to start more than n threads (default 1024)",
 	  OPT_MAX_THREADS },
 	{ "quiet", 'q', NULL, "no warnings or progress on stderr", OPT_QUIET },
+	CLI_INPUT_OPTION(OPT_INPUT),
 	{ NULL, 0, NULL, NULL, 0 },
 };
 
 struct replay_opts {
+	const char *input;
 	struct srep_selection *sel;
 	bool has_only, dry_run;
 	double scale, scale_run, scale_sleep;	/* 0: not given */
@@ -114,6 +116,7 @@ static int on_opt(void *ctx, int id, const char *arg)
 	case OPT_REPORT:	o->report = arg; break;
 	case OPT_MAX_THREADS:	ret = parse_count(arg, "--max-threads", &o->run.max_threads); break;
 	case OPT_QUIET:		cli_quiet = true; break;
+	case OPT_INPUT:		o->input = arg; break;
 	}
 	return ret;
 }
@@ -234,26 +237,27 @@ int cmd_replay(int argc, char **argv)
 	struct rp_defaults def = { 0 };
 	struct rp_plan *plan = NULL;
 	struct srep_error err = { 0 };
+	const char *path = NULL;
 	int first, ret;
 	bool done;
 
 	if (srep_selection__new(&o.sel, &err))
 		return cli_error(&err);
 	ret = cli_parse(argc, argv, replay_usage, replay_desc, replay_opts, on_opt, &o, &first, &done);
-	if (!ret && !done && argc - first != 1)
-		ret = cli_usage_error(replay_usage, "expected one trace file");
+	if (!ret && !done)
+		ret = cli_one_trace(argc, argv, first, o.input, replay_usage, &path);
 	/* the report compares a replay with its recording: a dry run has nothing to report */
 	if (!ret && !done && o.dry_run && o.report)
 		ret = cli_usage_error(replay_usage, "--report describes a replay that ran: not with "
 				      "--dry-run");
 	if (!ret && !done) {
 		cli_signals_install();
-		ret = make_plan(&o, argv[first], &plan, &choice, &def);
+		ret = make_plan(&o, path, &plan, &choice, &def);
 	}
 	if (!ret && !done && plan && o.dry_run)
 		replay_print_plan(stdout, plan, &choice);
 	else if (!ret && !done && plan)
-		ret = replay(&o, plan, argv[first]);
+		ret = replay(&o, plan, path);
 	rp_plan__delete(plan);
 	rp_defaults__free(&def);
 	srep_selection__delete(o.sel);

@@ -188,6 +188,15 @@ int cli_parse(int argc, char **argv, const char *usage, const char *description,
 	return ret;
 }
 
+int cli_one_trace(int argc, char **argv, int first, const char *input, const char *usage,
+		  const char **path)
+{
+	if (argc - first > 1 || (argc - first == 1 && input))
+		return cli_usage_error(usage, "expected one trace file");
+	*path = argc - first == 1 ? argv[first] : input ? input : "perf.data";
+	return EXIT_OK;
+}
+
 /*
  * A write error on stdout (full disk, closed pipe) must not end in
  * success; a command that failed has said why already: one message.

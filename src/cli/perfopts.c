@@ -106,12 +106,8 @@ int perf_args_open(struct perf_args *a, int argc, char **argv, int first, const 
 	struct srep_error err = { 0 };
 	uint64_t start = 0, end = 0;
 
-	if (argc - first > 1 || (argc - first == 1 && a->input))
-		return cli_usage_error(usage, "expected one trace file");
-	if (argc - first == 1)
-		a->input = argv[first];
-	if (!a->input)
-		a->input = "perf.data";
+	if (cli_one_trace(argc, argv, first, a->input, usage, &a->input))
+		return EXIT_USAGE;
 	if (!a->output)
 		a->output = "-";
 	if (a->selecting || a->time)

@@ -17,7 +17,7 @@ enum {
 };
 
 #define PERF_IO_OPTIONS								\
-	{ "input", 'i', "<file>", "the trace (default: the argument, else ./perf.data)", PO_INPUT }, \
+	CLI_INPUT_OPTION(PO_INPUT),						\
 	{ "output", 'o', "<file>", "write here instead of standard output", PO_OUTPUT }, \
 	{ "json", 0, NULL, "JSON instead of perf's text (docs/perf-commands.md)", PO_JSON }, \
 	{ "perf", 0, "<version>", "reproduce perf 6.12 (default) or 6.1", PO_PERF }

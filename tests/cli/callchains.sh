@@ -79,4 +79,6 @@ grep -q '"callchains":[[:space:]]*null' "$TMP/out" || fail "info --json --stats:
 expect_exit 1 "$SREP_BIN" callchains --kallsyms "$TMP/missing" "$CORPUS/x86_64/sched-callchain.data"
 grep -q "^schedrep: kallsyms '$TMP/missing'" "$TMP/err" || fail "missing kallsyms message"
 expect_exit 1 "$SREP_BIN" callchains --vmlinux "$TMP/kallsyms-x86_64" "$CORPUS/x86_64/sched-callchain.data"
-expect_exit 2 "$SREP_BIN" callchains
+mkdir "$TMP/empty"
+(cd "$TMP/empty" && expect_exit 1 "$SREP_BIN" callchains)
+grep -q "'perf.data': cannot open" "$TMP/err" || fail "no file: $(cat "$TMP/err")"

@@ -146,10 +146,14 @@ fi
 # usage errors: exit 2, one message and the usage line
 for bad in "--format nope" "--only tid:x" "--time 2,1" "--time soon," "--output"; do
 	# shellcheck disable=SC2086
-	expect_exit 2 "$SREP_BIN" convert $bad "$TMP/x86.data"
+	expect_exit 2 "$SREP_BIN" convert "$TMP/x86.data" $bad
 	grep -q "^usage: schedrep convert" "$TMP/err" || fail "$bad: no usage line"
 done
-expect_exit 2 "$SREP_BIN" convert
+# no file: ./perf.data, as perf
+mkdir "$TMP/empty"
+(cd "$TMP/empty" && expect_exit 1 "$SREP_BIN" convert)
+rmdir "$TMP/empty"
+grep -q "'perf.data': cannot open" "$TMP/err" || fail "no file: $(cat "$TMP/err")"
 expect_exit 2 "$SREP_BIN" convert "$TMP/x86.data" "$TMP/x86.data"
 
 # failures leave nothing behind: a missing input, a truncated one, the input as output

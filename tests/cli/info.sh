@@ -41,7 +41,9 @@ grep -q "offset 0x[0-9a-f]*: " "$TMP/err" || fail "truncation message has no off
 [ "$(wc -l <"$TMP/err")" -eq 2 ] || fail "truncation gives other than a warning and an error"
 grep -q "warning: .*the file is cut short: it ends at 0x4e20" "$TMP/err" || fail "no word of what is lost"
 grep -q "records before it were read, the rest is lost" "$TMP/err" || fail "no word of what was read"
-expect_exit 2 "$SREP_BIN" info
+mkdir "$TMP/empty"
+(cd "$TMP/empty" && expect_exit 1 "$SREP_BIN" info)
+grep -q "'perf.data': cannot open" "$TMP/err" || fail "no file, no ./perf.data: $(cat "$TMP/err")"
 expect_exit 2 "$SREP_BIN" info a b
 
 # a pipe-mode trace through standard input, counted as perf report -D counts it
@@ -54,3 +56,22 @@ if [ -f "$PIPE" ]; then
 else
 	part_skipped "pipe on stdin: no corpus at $CORPUS_ROOT (set SREP_CORPUS)"
 fi
+
+# the trace as perf takes it: the argument, -i FILE, or ./perf.data
+mkdir "$TMP/cwd"
+cp "$DATA/sample-x86_64.data" "$TMP/cwd/perf.data"
+cd "$TMP/cwd"
+for c in "info" "convert -q -o -" "callchains" "replay --dry-run"; do
+	set +e
+	$SREP_BIN $c perf.data >"$TMP/arg.out" 2>&1
+	st=$?
+	set -e
+	expect_exit $st "$SREP_BIN" $c -i perf.data
+	cat "$TMP/err" >>"$TMP/out"
+	cmp -s "$TMP/out" "$TMP/arg.out" || fail "$c -i perf.data differs from $c perf.data"
+	expect_exit $st "$SREP_BIN" $c
+	cat "$TMP/err" >>"$TMP/out"
+	cmp -s "$TMP/out" "$TMP/arg.out" || fail "$c without a file does not read ./perf.data"
+	expect_exit 2 "$SREP_BIN" $c -i perf.data perf.data
+	grep -q "expected one trace file" "$TMP/err" || fail "$c: -i and a file: $(cat "$TMP/err")"
+done

@@ -35,7 +35,9 @@ for bad in "--scale 0" "--scale -1" "--scale nan" "--scale-run inf" "--scale-sle
 	[ ! -s "$TMP/out" ] || fail "$bad: something was printed on stdout"
 done
 [ ! -e "$TMP/r.json" ] || fail "--dry-run --report wrote a report"
-expect_exit 2 "$SREP_BIN" replay
+mkdir "$TMP/empty"
+(cd "$TMP/empty" && expect_exit 1 "$SREP_BIN" replay)
+grep -q "'perf.data': cannot open" "$TMP/err" || fail "no file: $(cat "$TMP/err")"
 expect_exit 2 "$SREP_BIN" replay "$S" "$S"
 
 # too many threads, or nothing to replay: refused before any thread starts

@@ -134,7 +134,7 @@ int cmd_callchains(int argc, char **argv)
 	struct srep_error err = { 0 };
 	struct cli_symbols cs;
 	struct cli_out out;
-	const char *path;
+	const char *path = NULL;
 	int first, ret;
 	bool done;
 

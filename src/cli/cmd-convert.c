@@ -360,7 +360,7 @@ int cmd_convert(int argc, char **argv)
 	char **labels = NULL;
 	size_t nr_labels = 0, i;
 	void *fopts = NULL;
-	const char *path;
+	const char *path = NULL;
 	int first, ret;
 	bool done;
 

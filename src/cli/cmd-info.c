@@ -207,7 +207,7 @@ int cmd_info(int argc, char **argv)
 	struct srep_session *s = NULL;
 	struct srep_error err = { 0 };
 	struct cli_symbols cs = { 0 };
-	const char *path;
+	const char *path = NULL;
 	int first, ret, status;
 	bool done;
 

@@ -132,8 +132,8 @@ START_TEST(conditionals)
 {
 	static const char *const ok[] = {
 		"REC->a ? \"x\" : \"y\"", "REC->a ? REC->a : -1", "(REC->a ? 1 : 2)",
-		"REC->a ? __print_flags(REC->a, \"|\", { 1, \"S\" }) : \"R\", "
-		"REC->a & 0x100 ? \"+\" : \"\"",
+		("REC->a ? __print_flags(REC->a, \"|\", { 1, \"S\" }) : \"R\", "
+		 "REC->a & 0x100 ? \"+\" : \"\""),
 		"REC->a ? 1 : (int)REC->a + 2", "REC->a ? 1 : REC->a ? 2 : 3",
 		"REC->a ? 1 : sizeof(int) * 2", "REC->a ? 1 : ((char *)REC->a)[0]",
 		"REC->a ? 1 : __get_str(a)", "REC->a ?\n 1 :\n 2\n",

@@ -88,7 +88,13 @@ wait $pid || fail "record -a ended by SIGINT exited $?"
 same_counts "$TMP/a.data"
 "$SREP_BIN" record -a -o "$TMP/k.data" 2>/dev/null &
 pid=$!
-sleep 0.5
+# killed only after its first round is on disk (the description of the
+# system's tasks, some 100 KB), however slow the start (ASan, a busy machine)
+n=0
+while [ "$(stat -c %s "$TMP/k.data" 2>/dev/null || echo 0)" -lt 65536 ] && [ $n -lt 200 ]; do
+	sleep 0.05
+	n=$((n + 1))
+done
 $BENCH >/dev/null
 kill -KILL $pid
 wait $pid || true

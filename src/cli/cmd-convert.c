@@ -209,11 +209,7 @@ struct run {
 
 static size_t count_tasks(const struct run *r)
 {
-	size_t i, n = 0, nr = srep_session__nr_tasks(r->s);
-
-	for (i = 0; i < nr; i++)
-		n += !r->ctx.sel || srep_selection__has_task(r->ctx.sel, srep_session__task(r->s, i));
-	return n;
+	return r->ctx.sel ? srep_selection__nr_tasks(r->ctx.sel) : srep_session__nr_tasks(r->s);
 }
 
 static int prepare(struct run *r, const struct convert_opts *o, const char *input,

@@ -4,7 +4,9 @@
  *
  * Regular files are read through read-only mmap windows (no per-record
  * system calls; resident memory bounded by the window size however large
- * the file). Pipes and standard input are read into a growing buffer whose
+ * the file). Records waiting in the reorder queue keep their window mapped
+ * (input_hold) instead of being copied; it goes when the last one is
+ * delivered, so at most a window or two beyond the current one stay. Pipes and standard input are read into a growing buffer whose
  * consumed front is dropped as the reader moves on.
  */
 #include <errno.h>
@@ -18,7 +20,7 @@
 
 #include "reader.h"
 
-#define WINDOW_SIZE	(16u << 20)	/* mapped at a time: bounds resident file pages */
+#define WINDOW_SIZE	(8u << 20)	/* mapped at a time: bounds resident file pages */
 #define PIPE_READ_SIZE	(1u << 20)	/* one read() from a pipe asks for this much */
 
 static int io_error(struct srep_error *err, const char *what)
@@ -63,10 +65,26 @@ void input_open_mem(struct srep_input *in, const void *buf, size_t len)
 	in->map_len = len;
 }
 
+/* the current window is left: unmapped now, or by the last record it lends */
+static void retire_window(struct srep_input *in)
+{
+	struct input_window *w = in->win;
+
+	in->win = NULL;
+	in->map = NULL;
+	if (!w)
+		return;
+	if (w->holds) {
+		w->retired = true;
+		return;
+	}
+	munmap(w->map, w->len);
+	free(w);
+}
+
 void input_close(struct srep_input *in)
 {
-	if (in->map && !in->in_memory)
-		munmap(in->map, in->map_len);
+	retire_window(in);
 	free(in->buf);
 	if (in->fd >= 0)
 		close(in->fd);
@@ -79,20 +97,28 @@ static int map_window(struct srep_input *in, uint64_t off, size_t len, struct sr
 	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
 	uint64_t start = off & ~(page - 1);
 	uint64_t want = off - start + len;
+
+	struct input_window *w;
 	void *p;
 
 	if (want < WINDOW_SIZE)
 		want = WINDOW_SIZE;
 	if (start + want > in->size)
 		want = in->size - start;
-	if (in->map)
-		munmap(in->map, in->map_len);
-	in->map = NULL;
+	retire_window(in);
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return srep_error__set(err, SREP_E_NOMEM, "no memory for an input window");
 	/* one populate call is cheaper than a page fault per 64 KiB as we walk */
 	p = mmap(NULL, want, PROT_READ, MAP_PRIVATE | MAP_POPULATE, in->fd, (off_t)start);
-	if (p == MAP_FAILED)
+	if (p == MAP_FAILED) {
+		free(w);
 		return io_error(err, "cannot map the input");
+	}
 	madvise(p, want, MADV_SEQUENTIAL);
+	w->map = p;
+	w->len = want;
+	in->win = w;
 	in->map = p;
 	in->map_off = start;
 	in->map_len = want;
@@ -198,6 +224,24 @@ void input_release(struct srep_input *in, uint64_t off)
 	memmove(in->buf, in->buf + drop, in->buf_len - drop);
 	in->buf_len -= drop;
 	in->buf_off += drop;
+}
+
+struct input_window *input_hold(struct srep_input *in, const uint8_t *p, size_t len)
+{
+	struct input_window *w = in->win;
+
+	if (!w || p < w->map || len > w->len || (size_t)(p - w->map) > w->len - len)
+		return NULL;
+	w->holds++;
+	return w;
+}
+
+void input_unhold(struct input_window *w)
+{
+	if (--w->holds || !w->retired)
+		return;
+	munmap(w->map, w->len);
+	free(w);
 }
 
 static int tmpfile_fd(struct srep_error *err)

@@ -152,15 +152,28 @@ struct evsel {
 
 
 /* ---- input: windows over a file, or a buffered pipe ---- */
+
+/*
+ * A file window that queued records point into: it stays mapped, once the
+ * reader has moved on, until the last of them is delivered (input_unhold).
+ */
+struct input_window {
+	uint8_t *map;
+	size_t len;
+	size_t holds;			/* records queued in place */
+	bool retired;			/* no longer the current window: the last unhold unmaps */
+};
+
 struct srep_input {
 	int fd;
 	bool is_file;			/* regular file: mmap windows, random access */
 	bool in_memory;			/* the caller's buffer: one window, not ours */
 	uint64_t size;			/* file size, 0 for pipes */
-	/* file: current mmap window */
+	/* file: current mmap window (map, map_len mirror win's for the inline path) */
 	uint8_t *map;
 	uint64_t map_off;
 	size_t map_len;
+	struct input_window *win;	/* NULL for the caller's buffer and pipes */
 	/* pipe: buffered bytes [buf_off, buf_off + buf_len) */
 	uint8_t *buf;
 	size_t buf_cap, buf_len;
@@ -196,6 +209,14 @@ static inline int input_get(struct srep_input *in, uint64_t off, size_t len, con
 }
 /* pipes: bytes before 'off' are no longer needed */
 void input_release(struct srep_input *in, uint64_t off);
+/*
+ * Keep the 'len' bytes at 'p' (from input_get) readable until
+ * input_unhold(): the current file window is lent rather than copied.
+ * NULL when the bytes cannot be lent (pipes, the caller's buffer, bytes
+ * outside the window): the caller copies them then.
+ */
+struct input_window *input_hold(struct srep_input *in, const uint8_t *p, size_t len);
+void input_unhold(struct input_window *w);
 /* copy the rest of a pipe to an unlinked temporary file so it can be re-read */
 int input_spool(struct srep_input *in, struct srep_error *err);
 
@@ -205,7 +226,8 @@ struct order_entry {
 	uint64_t time;
 	uint64_t seq;			/* arrival order: stable ties */
 	uint64_t file_off;
-	uint8_t *data;			/* copy of the record (in the arena) */
+	uint8_t *data;			/* the record: lent by the input, or copied into the arena */
+	struct input_window *hold;	/* the input window lending it, NULL for a copy */
 	uint32_t size;
 	int32_t evsel;
 	int32_t cpu;
@@ -245,9 +267,14 @@ struct order_queue {
 
 void order_init(struct order_queue *q, size_t limit);
 void order_free(struct order_queue *q);
-/* copy a record in; returns 0 or SREP_E_NOMEM; *late when older than what was delivered */
+/*
+ * Queue a record: kept in place when 'hold' lends its bytes (released at
+ * delivery), copied in when 'hold' is NULL. Returns 0 or SREP_E_NOMEM;
+ * *late when older than what was delivered.
+ */
 int order_push(struct order_queue *q, uint64_t time, int32_t cpu, int32_t evsel,
-	       const uint8_t *data, uint32_t size, uint64_t file_off, bool *late);
+	       const uint8_t *data, uint32_t size, uint64_t file_off,
+	       struct input_window *hold, bool *late);
 /* the oldest entry if it may be delivered now; NULL otherwise */
 const struct order_entry *order_peek(struct order_queue *q);
 void order_pop(struct order_queue *q);

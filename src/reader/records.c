@@ -431,6 +431,7 @@ static int queue_kernel(struct srep_session *s, const struct rec *r, struct evse
 {
 	uint64_t time;
 	int32_t cpu, idx = ev ? (int32_t)(ev - s->evsels) : -1;
+	struct input_window *hold;
 	bool late;
 	int ret;
 
@@ -443,9 +444,14 @@ static int queue_kernel(struct srep_session *s, const struct rec *r, struct evse
 	}
 	if (s->streams)
 		streams_note_time(s, time);
-	ret = order_push(&s->q, time, cpu, idx, r->p, r->size, r->off, &late);
-	if (ret)
+	/* decompressed records live in a buffer that moves: those are copied */
+	hold = r->inner ? NULL : input_hold(&s->in, r->p, r->size);
+	ret = order_push(&s->q, time, cpu, idx, r->p, r->size, r->off, hold, &late);
+	if (ret) {
+		if (hold)
+			input_unhold(hold);
 		return srep_error__set(err, ret, "no memory for the reorder queue");
+	}
 	if (late)
 		s->stats.late_events++;
 	return 0;

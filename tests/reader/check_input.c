@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * check_input.c - bounded access to the input (src/input.c): mmap windows
- * over a file larger than the 16 MiB window (reads straddling its edge,
+ * over a file larger than the 8 MiB window (reads straddling its edge,
  * backwards and forwards, and a whole trace with a record across it),
+ * windows held by queued records outliving the move to the next one,
  * pipes fed by a child in small writes, spooling a pipe to a temporary
  * file, and truncation reporting how many bytes there are.
  */
@@ -15,7 +16,7 @@
 #include "fixture.h"
 #include "reader.h"
 
-#define WINDOW		(16u << 20)	/* input.c's WINDOW_SIZE */
+#define WINDOW		(8u << 20)	/* input.c's WINDOW_SIZE */
 #define BIG		(WINDOW + (3u << 20) + 123)
 
 /* byte i of the test pattern: differs between neighbours and between windows */
@@ -105,7 +106,63 @@ START_TEST(file_windows)
 }
 END_TEST
 
-/* beyond the end: SREP_E_TRUNCATED and how many bytes there are */
+/* a held window stays readable after the reader moves on; the last unhold unmaps it */
+START_TEST(held_windows)
+{
+	char *dir, *path;
+	uint8_t *buf = pattern(BIG);
+	struct srep_input in;
+	struct srep_error err = { 0 };
+	struct input_window *first, *again, *second;
+	const uint8_t *p = NULL, *q = NULL;
+	size_t i;
+
+	path = write_tmp(buf, BIG, &dir);
+	ck_assert_int_eq(input_open(&in, path, &err), 0);
+	ck_assert_int_eq(input_get(&in, 100, 64, &p, NULL, &err), 0);
+	first = input_hold(&in, p, 64);
+	ck_assert_ptr_nonnull(first);
+	again = input_hold(&in, p + 8, 8);
+	ck_assert_ptr_eq(again, first);
+	/* bytes outside the window cannot be lent */
+	ck_assert_ptr_null(input_hold(&in, p, WINDOW));
+	ck_assert_int_eq(input_get(&in, WINDOW + 500, 32, &q, NULL, &err), 0);
+	second = input_hold(&in, q, 32);
+	ck_assert_ptr_nonnull(second);
+	ck_assert_ptr_ne(second, first);
+	ck_assert(first->retired);
+	for (i = 0; i < 64; i++)
+		ck_assert_uint_eq(p[i], pat(100 + i));
+	input_unhold(again);
+	for (i = 0; i < 64; i++)
+		ck_assert_uint_eq(p[i], pat(100 + i));
+	input_unhold(first);	/* unmapped and freed: valgrind and ASan see no leak */
+	/* a window still lent when the input closes is freed by its last holder */
+	input_close(&in);
+	for (i = 0; i < 32; i++)
+		ck_assert_uint_eq(q[i], pat(WINDOW + 500 + i));
+	input_unhold(second);
+	tu_rmdir(dir);
+	free(dir);
+	free(path);
+	free(buf);
+}
+END_TEST
+
+/* the caller's buffer is not ours to lend (pipes' buffers move: they lend nothing either) */
+START_TEST(memory_does_not_lend)
+{
+	static const uint8_t mem[64] = { 1, 2, 3 };
+	struct srep_input in;
+	const uint8_t *p = NULL;
+
+	input_open_mem(&in, mem, sizeof(mem));
+	ck_assert_int_eq(input_get(&in, 0, 8, &p, NULL, NULL), 0);
+	ck_assert_ptr_null(input_hold(&in, p, 8));
+	input_close(&in);
+}
+END_TEST
+
 START_TEST(file_truncation_avail)
 {
 	char *dir, *path;
@@ -384,6 +441,8 @@ int main(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, file_windows);
+	tcase_add_test(tc, held_windows);
+	tcase_add_test(tc, memory_does_not_lend);
 	tcase_add_test(tc, file_truncation_avail);
 	tcase_add_test(tc, open_errors);
 	tcase_add_test(tc, pipe_small_writes);

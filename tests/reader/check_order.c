@@ -14,7 +14,7 @@ static void push(struct order_queue *q, uint64_t t, int32_t cpu, bool *late)
 	uint8_t rec[16] = { 0 };
 
 	rec[0] = (uint8_t)t;
-	if (order_push(q, t, cpu, 0, rec, sizeof(rec), t, late) != 0)
+	if (order_push(q, t, cpu, 0, rec, sizeof(rec), t, NULL, late) != 0)
 		ck_abort_msg("push of %llu failed", (unsigned long long)t);
 }
 

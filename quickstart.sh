@@ -14,8 +14,10 @@ BUILD_DEPS="autoconf automake libtool make gcc pkg-config pandoc libtraceevent-d
 # what the tests compare against or drive: perf itself, xz for the corpus
 # outputs, xmllint and chromium (headless: renders the SVG and the compare
 # report) for the convert and compare tests, jq for their JSON, crit (criu)
-# to read the CRIU images back, hyperfine/time for the bench scripts
-TEST_DEPS="linux-perf xz-utils zstd libxml2-utils time jq chromium criu clang libclang-rt-14-dev"
+# to read the CRIU images back, rt-app to run the rt-app workloads, libprotobuf32
+# for Perfetto's trace processor (../shared/tools), time for the bench scripts
+TEST_DEPS="linux-perf xz-utils zstd libxml2-utils time jq chromium criu clang libclang-rt-14-dev
+	rt-app libprotobuf32"
 
 need_packages() {
 	missing=""

@@ -55,6 +55,7 @@ struct srep_ff_opts {
 };
 
 struct srep_ff_result {
+	int pid;			/* the workload's first process, 0 if never started */
 	size_t reached;			/* targets reached (actions called) */
 	uint64_t final_count;		/* the count when the workload exited or was let go */
 	bool exited;			/* the workload's first process exited */

@@ -34,6 +34,13 @@
 #define POLL_MS		10	/* read the count this often while it runs */
 #define TICK_MS		200	/* progress callback at most this often */
 #define IDLE_PERIOD	(UINT64_C(1) << 62)	/* no overflow worth signalling */
+/*
+ * No overflow closer than this: a task-clock period of a few microseconds
+ * keeps the task in its timer interrupt (seen: a pending SIGSTOP not taken
+ * for 10 s). Nearer targets are stopped at once: the stop's own latency is
+ * the step.
+ */
+#define MIN_PERIOD	100000u
 
 enum { GOT_TARGET = 0, GOT_EXIT = 1, GOT_INTERRUPT = 2 };
 
@@ -101,7 +108,7 @@ static uint64_t per_task(const struct ff_run *r, uint64_t distance)
 {
 	uint64_t p = distance / (r->threads ? r->threads : 1);
 
-	return p ? p : 1;
+	return p > MIN_PERIOD ? p : MIN_PERIOD;
 }
 
 /*
@@ -188,7 +195,7 @@ static int approach(struct ff_run *r, uint64_t target, struct srep_ff_stop *st,
 		if (r->o->exact && !r->guard)
 			r->guard = target > count ? (target - count) / 8 : 0;
 		aim = aim_of(r, target, count);
-		if (count < aim && (ret = wait_for(r, count, aim, err)) != GOT_TARGET)
+		if (count + MIN_PERIOD <= aim && (ret = wait_for(r, count, aim, err)) != GOT_TARGET)
 			return ret;
 		ret = stop_all(r, &count, err);
 		if (ret)
@@ -314,6 +321,7 @@ int srep_ff__run(const struct srep_ff_opts *o, struct srep_ff_result *res,
 		srep_rec_workload__kill(&r.wl);
 	} else {
 		r.t0 = r.last_tick = now_ns();
+		res->pid = r.wl.pid;
 		ret = fast_forward(&r, res, err);
 	}
 	counter_close(&r.k);

@@ -103,8 +103,11 @@ static int add_children(struct ff_tree *t)
 	return added;
 }
 
-/* 1 when every thread of 'pid' is stopped (or dead), 0 not yet, -1 process gone */
-static int all_stopped(int pid, unsigned *threads)
+/*
+ * 1 when every thread of 'pid' is stopped (or dead), 0 not yet (*running
+ * names the thread and its state), -1 process gone
+ */
+static int all_stopped(int pid, unsigned *threads, char running[48])
 {
 	char path[96], state;
 	struct dirent *de;
@@ -121,8 +124,10 @@ static int all_stopped(int pid, unsigned *threads)
 		snprintf(path, sizeof(path), "/proc/%d/task/%.20s/stat", pid, de->d_name);
 		if (!read_stat(path, &state, &ppid))
 			continue;
-		if (state != 'T' && state != 't' && state != 'Z' && state != 'X')
+		if (state != 'T' && state != 't' && state != 'Z' && state != 'X') {
+			snprintf(running, 48, "%.20s is in state %c", de->d_name, state);
 			ret = 0;
+		}
 		(*threads)++;
 	}
 	closedir(d);
@@ -140,13 +145,14 @@ static void sleep_us(long us)
 static int wait_stopped(struct ff_tree *t, int root, struct srep_error *err)
 {
 	long waited_us = 0, step = 50;
+	char running[48] = "";
 	size_t i;
 	int r;
 
 	for (;;) {
 		t->nr_threads = 0;
 		for (i = 0, r = 1; r == 1 && i < t->nr; i++) {
-			r = all_stopped(t->pids[i], &t->nr_threads);
+			r = all_stopped(t->pids[i], &t->nr_threads, running);
 			if (r < 0 && t->pids[i] != root) {
 				t->pids[i--] = t->pids[--t->nr];
 				r = 1;
@@ -155,8 +161,9 @@ static int wait_stopped(struct ff_tree *t, int root, struct srep_error *err)
 		if (r != 0)
 			return 0;
 		if (waited_us > STOP_WAIT_MS * 1000L)
-			return srep_error__set(err, SREP_E_IO, "process %d of the workload did not stop in %d s",
-					       t->pids[i - 1], STOP_WAIT_MS / 1000);
+			return srep_error__set(err, SREP_E_IO,
+					       "process %d of the workload did not stop in %d s: thread %s",
+					       t->pids[i - 1], STOP_WAIT_MS / 1000, running);
 		sleep_us(step);
 		waited_us += step;
 		step = step < 1000 ? step * 2 : step;

@@ -150,6 +150,11 @@ static bool have_criu(void)
 	return found;
 }
 
+static bool action_ok(const struct ff_log_entry *e)
+{
+	return WIFEXITED(e->action.status) && WEXITSTATUS(e->action.status) == 0;
+}
+
 /* the action failed: its status and the end of what it said */
 static void report_failure(const struct ff_log_entry *e)
 {
@@ -187,7 +192,7 @@ static int run_action(struct ff_cli *c, struct ff_log_entry *e)
 		cli_error(&err);
 	rmdir(dir);		/* an action that wrote nothing there leaves no empty directory */
 	free(dir);
-	if (!ret && !(WIFEXITED(e->action.status) && WEXITSTATUS(e->action.status) == 0)) {
+	if (!ret && !action_ok(e)) {
 		report_failure(e);
 		c->failed++;
 		ret = c->keep_going ? 0 : 1;
@@ -219,7 +224,7 @@ static enum srep_ff_next on_stop(void *arg, const struct srep_ff_stop *st)
 		fprintf(stderr, "schedrep fastforward: target %zu: %" PRIu64 " %s reached at %" PRIu64
 			" (skid %+" PRId64 ", %u stop%s, %.3f s)%s\n", st->index + 1, st->requested,
 			c->log.unit, st->reached, st->skid, st->hops, st->hops == 1 ? "" : "s",
-			(double)st->wall_ns / 1e9, e->command ? (ret ? ", action failed" : ", action done") : "");
+			(double)st->wall_ns / 1e9, !e->command ? "" : action_ok(e) ? ", action done" : ", action failed");
 	if (ff_log_write(&c->log, &err)) {
 		cli_error(&err);
 		return SREP_FF_STOP;

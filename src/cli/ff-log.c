@@ -249,6 +249,7 @@ static cJSON *log_json(const struct ff_log *l)
 	w = cJSON_AddObjectToObject(root, "workload");
 	cJSON_AddBoolToObject(w, "running", !r);
 	if (r) {
+		cJSON_AddNumberToObject(w, "pid", r->pid);
 		cJSON_AddBoolToObject(w, "exited", r->exited);
 		if (r->exited)
 			add_status(w, r->status);

@@ -185,7 +185,7 @@ static bool close_enough(const struct ff_run *r, uint64_t target, uint64_t count
 static int approach(struct ff_run *r, uint64_t target, struct srep_ff_stop *st,
 		    struct srep_error *err)
 {
-	uint64_t count, aim;
+	uint64_t count = 0, aim;
 	unsigned hops = 0;
 	int ret;
 
@@ -233,11 +233,10 @@ static bool target_at(const struct srep_ff_opts *o, size_t i, uint64_t *t)
 static int all_targets(struct ff_run *r, struct srep_ff_result *res, struct srep_error *err)
 {
 	const struct srep_ff_opts *o = r->o;
-	struct srep_ff_stop st;
+	struct srep_ff_stop st = { 0 };
 	enum srep_ff_next next;
+	uint64_t target = 0;
 	int ret = GOT_TARGET;
-
-	uint64_t target;
 
 	for (r->next = 0; target_at(o, r->next, &target); r->next++) {
 		ret = approach(r, target, &st, err);

@@ -41,7 +41,10 @@ UNIT_TESTS = tests/lib/check_fixture \
 	tests/replay/check_replay_report \
 	tests/record/check_record_util tests/record/check_record_perfdata \
 	tests/record/check_record_account tests/record/check_record_flight \
-	tests/record/check_record_latency
+	tests/record/check_record_latency \
+	tests/fastforward/check_ff_action
+tests_fastforward_check_ff_action_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/fastforward
+tests_fastforward_check_ff_action_LDADD = fastforward/libfastforward.la $(LDADD)
 # programs the CLI tests run
 TEST_TOOLS = tests/lib/mkpairs tests/lib/late_wakeups tests/lib/soak tests/lib/ff_spin
 # the fastforward workload needs nothing but libc

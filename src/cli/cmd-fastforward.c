@@ -236,9 +236,14 @@ static void on_tick(void *arg, uint64_t count, size_t next)
 {
 	struct ff_cli *c = arg;
 
-	if (c->progress)
+	if (!c->progress)
+		return;
+	if (c->o.every || next < c->o.nr_targets)
 		fprintf(stderr, "\r\033[Kschedrep fastforward: %" PRIu64 " %s, next target %zu", count,
 			c->log.unit, next + 1);
+	else
+		fprintf(stderr, "\r\033[Kschedrep fastforward: %" PRIu64 " %s, every target done", count,
+			c->log.unit);
 }
 
 /* one source of targets, an event that is a counter, an action and an output directory */
@@ -331,7 +336,8 @@ static int fastforward(struct ff_cli *c)
 	c->o.action = on_stop;
 	c->o.tick = on_tick;
 	c->o.arg = c;
-	c->progress = !cli_quiet && isatty(STDERR_FILENO);
+	/* the workload writes to its stdout as it runs: a line there would cut its output */
+	c->progress = !cli_quiet && isatty(STDERR_FILENO) && !isatty(STDOUT_FILENO);
 	ret = srep_ff__run(&c->o, &r, &err);
 	if (c->progress)
 		fputs("\r\033[K", stderr);

@@ -26,21 +26,6 @@ static const char *const default_events[] = {
 	"sched:sched_stat_runtime",
 };
 
-static const struct {
-	const char *name, *alias;
-	uint64_t config;
-} sw_events[] = {
-	{ "cpu-clock", NULL, PERF_COUNT_SW_CPU_CLOCK },
-	{ "task-clock", NULL, PERF_COUNT_SW_TASK_CLOCK },
-	{ "page-faults", "faults", PERF_COUNT_SW_PAGE_FAULTS },
-	{ "context-switches", "cs", PERF_COUNT_SW_CONTEXT_SWITCHES },
-	{ "cpu-migrations", "migrations", PERF_COUNT_SW_CPU_MIGRATIONS },
-	{ "minor-faults", NULL, PERF_COUNT_SW_PAGE_FAULTS_MIN },
-	{ "major-faults", NULL, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
-	{ "alignment-faults", NULL, PERF_COUNT_SW_ALIGNMENT_FAULTS },
-	{ "emulation-faults", NULL, PERF_COUNT_SW_EMULATION_FAULTS },
-};
-
 #define SW_SAMPLE_FREQ 4000	/* perf record's default frequency */
 
 static uint64_t sample_type_of(bool tracepoint, bool callchain)
@@ -129,28 +114,25 @@ static int add_tracepoint(struct rec_evlist *el, const char *name, const struct 
 	return 0;
 }
 
-static int add_software(struct rec_evlist *el, const char *name, const struct srep_rec_opts *o,
-			struct srep_error *err)
+/* a software or hardware counter, sampled at perf record's frequency */
+static int add_counter(struct rec_evlist *el, const char *name, const struct srep_rec_opts *o,
+		       struct srep_error *err)
 {
+	struct srep_rec_counter c;
 	struct rec_event *e;
-	size_t i;
+	char full[64];
 
-	for (i = 0; i < sizeof(sw_events) / sizeof(sw_events[0]); i++) {
-		if (!strcmp(name, sw_events[i].name) ||
-		    (sw_events[i].alias && !strcmp(name, sw_events[i].alias)))
-			break;
-	}
-	if (i == sizeof(sw_events) / sizeof(sw_events[0]))
-		return srep_error__set(err, SREP_E_INVAL,
-				       "unknown event '%s': give a tracepoint (sched:sched_switch) or a software "
-				       "event (cpu-clock, task-clock, context-switches, cpu-migrations, page-faults)",
-				       name);
-	e = add_event(el, sw_events[i].name, err);
+	if (srep_rec_counter__parse(name, &c, err))
+		return err->code;
+	snprintf(full, sizeof(full), "%s%s%s", c.name, c.modifiers[0] ? ":" : "", c.modifiers);
+	e = add_event(el, full, err);
 	if (!e)
 		return srep_error__set(err, SREP_E_NOMEM, "no memory");
 	common_attr(&e->attr, o);
-	e->attr.type = PERF_TYPE_SOFTWARE;
-	e->attr.config = sw_events[i].config;
+	e->attr.type = c.type;
+	e->attr.config = c.config;
+	e->attr.exclude_kernel = c.exclude_kernel;
+	e->attr.exclude_user = c.exclude_user;
 	e->attr.freq = 1;
 	e->attr.sample_freq = SW_SAMPLE_FREQ;
 	e->attr.sample_type = sample_type_of(false, o->callchain);
@@ -175,6 +157,14 @@ static int add_sideband(struct rec_evlist *el, const struct srep_rec_opts *o, st
 	e->attr.task = 1;
 	el->sideband = el->nr - 1;
 	return 0;
+}
+
+/* "instructions:u" is a counter with a modifier, "sched:sched_switch" a tracepoint */
+static bool is_counter(const char *name)
+{
+	struct srep_rec_counter c;
+
+	return !srep_rec_counter__parse(name, &c, NULL);
 }
 
 static bool already(const struct rec_evlist *el, const char *name)
@@ -236,13 +226,13 @@ int evlist_build(struct rec_evlist *el, const struct srep_rec_opts *o, const cha
 	for (i = 0; !r && i < o->nr_events; i++) {
 		if (already(el, o->events[i]))
 			continue;
-		if (strchr(o->events[i], ':')) {
+		if (strchr(o->events[i], ':') && !is_counter(o->events[i])) {
 			if (!tracefs)
 				return srep_error__set(err, SREP_E_INVAL, "tracepoint '%s' needs tracefs",
 						       o->events[i]);
 			r = add_tracepoint(el, o->events[i], o, tracefs, err);
 		} else {
-			r = add_software(el, o->events[i], o, err);
+			r = add_counter(el, o->events[i], o, err);
 		}
 	}
 	if (!r)

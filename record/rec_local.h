@@ -321,22 +321,6 @@ void latency_sample(struct rec_latency *m, int idx, uint64_t time, const uint8_t
 bool latency_round(struct rec_latency *m, struct latency_hit *hit);
 void latency_free(struct rec_latency *m);
 
-/* ---- workload.c: the command to record ---- */
-
-struct rec_workload {
-	int pid;			/* 0: none */
-	int go_fd, err_fd;
-	bool exited;
-	int status;
-};
-
-int workload_prepare(struct rec_workload *w, char *const *argv, bool stdout_is_trace,
-		     struct srep_error *err);
-int workload_start(struct rec_workload *w, char *const *argv, struct srep_error *err);
-/* true when it has exited (status filled) */
-bool workload_reap(struct rec_workload *w);
-void workload_kill(struct rec_workload *w);
-
 /* ---- writer.c: the asynchronous writer ---- */
 
 struct rec_writer;
@@ -383,7 +367,7 @@ struct srep_recorder {
 	size_t nr_cpus;
 	int32_t *tids;			/* -p: their threads; a workload: its pid */
 	size_t nr_tids;
-	struct rec_workload wl;
+	struct srep_rec_workload wl;
 	struct rec_counters ctr;
 	char *path;			/* the output, or the dumps' base name */
 	int out_fd;

@@ -68,7 +68,9 @@ static bool needs_tracefs(const struct srep_rec_opts *o)
 	if (!o->nr_events || o->trigger_latency_ns)
 		return true;
 	for (i = 0; i < o->nr_events; i++) {
-		if (strchr(o->events[i], ':'))
+		struct srep_rec_counter c;
+
+		if (strchr(o->events[i], ':') && srep_rec_counter__parse(o->events[i], &c, NULL))
 			return true;
 	}
 	return false;
@@ -252,8 +254,9 @@ static int setup(struct srep_recorder *r, struct srep_error *err)
 	if (evlist_build(&r->el, &r->o, r->tracefs, err) || find_cpus(r, err))
 		return err->code;
 	r->st.skipped_events = r->el.skipped;
-	if (r->o.argv && workload_prepare(&r->wl, r->o.argv,
-					  !r->o.ring_bytes && r->o.output && !strcmp(r->o.output, "-"), err))
+	if (r->o.argv &&
+	    srep_rec_workload__prepare(&r->wl, r->o.argv,
+				       !r->o.ring_bytes && r->o.output && !strcmp(r->o.output, "-"), err))
 		return err->code;
 	if (find_tasks(r, err) || open_counters(r, err) || header_facts(r, err))
 		return err->code;
@@ -312,7 +315,7 @@ void srep_recorder__delete(struct srep_recorder *r)
 	if (!r)
 		return;
 	counters_close(&r->ctr);
-	workload_kill(&r->wl);
+	srep_rec_workload__kill(&r->wl);
 	writer_free(r->w);
 	if (r->pd_open)
 		pd_free(&r->pd);

@@ -111,4 +111,47 @@ void srep_recorder__delete(struct srep_recorder *r);
 /* "64M" -> 67108864: binary K, M, G suffixes, plain number = bytes */
 int srep_rec_parse_size(const char *s, uint64_t *out, struct srep_error *err);
 
+/*
+ * A command run under observation (workload.c), shared by the recorder and
+ * 'fastforward': forked first and held before exec, so counters can be
+ * opened on its pid with enable_on_exec before it runs a single
+ * instruction of its own; released by __start().
+ */
+struct srep_rec_workload {
+	int pid;			/* 0: none */
+	int go_fd, err_fd;
+	bool exited;
+	int status;			/* wait status once exited */
+};
+
+/* fork, held; with 'stdout_is_trace' its stdout goes to our stderr */
+int srep_rec_workload__prepare(struct srep_rec_workload *w, char *const *argv,
+			       bool stdout_is_trace, struct srep_error *err);
+/* let it exec; returns once exec succeeded, or the reason it failed */
+int srep_rec_workload__start(struct srep_rec_workload *w, char *const *argv,
+			     struct srep_error *err);
+/* true when it has exited (status filled); never waits */
+bool srep_rec_workload__reap(struct srep_rec_workload *w);
+/* SIGKILL and reap (a held one just leaves) */
+void srep_rec_workload__kill(struct srep_rec_workload *w);
+
+/*
+ * A counting event by the name perf gives it (evname.c, the one parser of
+ * counter names): software (cpu-clock, task-clock, page-faults, ...) or
+ * hardware (instructions, cycles, branches, ...), with perf's modifiers
+ * :u (user only), :k (kernel only). Tracepoints are not counters.
+ */
+struct srep_rec_counter {
+	const char *name;		/* canonical ("page-faults" for "faults") */
+	const char *unit;		/* "ns" for the clocks, else the name's thing */
+	uint32_t type;			/* PERF_TYPE_SOFTWARE or PERF_TYPE_HARDWARE */
+	uint64_t config;
+	bool exclude_user, exclude_kernel;
+	char modifiers[4];		/* "u", "k" or "" as given */
+};
+
+/* SREP_E_INVAL naming the event and the known ones when it is not a counter */
+int srep_rec_counter__parse(const char *name, struct srep_rec_counter *out,
+			    struct srep_error *err);
+
 #endif /* SREP_RECORD_H */

@@ -162,7 +162,7 @@ static int start(struct srep_recorder *r, struct srep_error *err)
 	/* a task workload's counters start at its exec (enable_on_exec) */
 	if (!task_workload && counters_enable(&r->ctr, &r->el, false, err))
 		return err->code;
-	if (r->o.argv && workload_start(&r->wl, r->o.argv, err))
+	if (r->o.argv && srep_rec_workload__start(&r->wl, r->o.argv, err))
 		return err->code;
 	return 0;
 }
@@ -181,7 +181,7 @@ static int take_signals(struct srep_recorder *r, struct loop *l)
 			l->stop = true;
 			break;
 		case SIGCHLD:
-			if (workload_reap(&r->wl))
+			if (srep_rec_workload__reap(&r->wl))
 				l->stop = true;
 			break;
 		case SIGUSR1:
@@ -349,7 +349,7 @@ static int record_loop(struct srep_recorder *r, struct loop *l, struct srep_erro
 			ret = finished_dumps(r, err);
 		if (!ret)
 			ret = writer_error(r->w, err);
-		if (pids_gone(r) || (r->o.argv && workload_reap(&r->wl)))
+		if (pids_gone(r) || (r->o.argv && srep_rec_workload__reap(&r->wl)))
 			l->stop = true;
 	}
 	free(pfd);
@@ -375,11 +375,11 @@ static int finish(struct srep_recorder *r, bool drain_rest, struct srep_error *e
 		if (!ret)
 			ret = writer_error(r->w, err);
 	} while (drain_rest && !ret && left);
-	if (r->wl.pid && !workload_reap(&r->wl)) {
+	if (r->wl.pid && !srep_rec_workload__reap(&r->wl)) {
 		kill(r->wl.pid, SIGTERM);
-		for (waited = 0; waited < STOP_WAIT_MS && !workload_reap(&r->wl); waited += 10)
+		for (waited = 0; waited < STOP_WAIT_MS && !srep_rec_workload__reap(&r->wl); waited += 10)
 			usleep(10000);
-		workload_kill(&r->wl);
+		srep_rec_workload__kill(&r->wl);
 	}
 	return ret;
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * workload.c - the command recorded with '-- CMD': forked first and held
- * before exec, so its counters can be opened on its pid with enable_on_exec;
- * released when everything is ready. A failed exec comes back through a
+ * workload.c - the command recorded (or fast-forwarded) with '-- CMD':
+ * forked first and held before exec, so its counters can be opened on its
+ * pid with enable_on_exec; released when everything is ready. A failed exec comes back through a
  * close-on-exec pipe as the errno, so the recorder can say why.
  */
 #include <errno.h>
@@ -39,8 +39,8 @@ static void child(int go, int report, char *const *argv, bool stdout_is_trace)
 	_exit(127);
 }
 
-int workload_prepare(struct rec_workload *w, char *const *argv, bool stdout_is_trace,
-		     struct srep_error *err)
+int srep_rec_workload__prepare(struct srep_rec_workload *w, char *const *argv,
+			       bool stdout_is_trace, struct srep_error *err)
 {
 	int go[2], report[2];
 
@@ -72,7 +72,8 @@ int workload_prepare(struct rec_workload *w, char *const *argv, bool stdout_is_t
 	return 0;
 }
 
-int workload_start(struct rec_workload *w, char *const *argv, struct srep_error *err)
+int srep_rec_workload__start(struct srep_rec_workload *w, char *const *argv,
+			     struct srep_error *err)
 {
 	ssize_t r;
 	int e = 0;
@@ -93,7 +94,7 @@ int workload_start(struct rec_workload *w, char *const *argv, struct srep_error 
 	return 0;
 }
 
-bool workload_reap(struct rec_workload *w)
+bool srep_rec_workload__reap(struct srep_rec_workload *w)
 {
 	int status;
 
@@ -106,7 +107,7 @@ bool workload_reap(struct rec_workload *w)
 	return w->exited;
 }
 
-void workload_kill(struct rec_workload *w)
+void srep_rec_workload__kill(struct srep_rec_workload *w)
 {
 	int status;
 

@@ -27,7 +27,8 @@ formats/criu: formats/exporter.h
 formats/rtapp: formats/exporter.h formats/emit.h replay/replay.h
 replay:
 record: src/core
-src/cli: formats/exporter.h replay/replay.h record/record.h
+fastforward: record/record.h
+src/cli: formats/exporter.h replay/replay.h record/record.h fastforward/fastforward.h
 EOF
 }
 
@@ -53,7 +54,7 @@ check_one() {
 	case $inc in
 	\<schedrep/*) return 0 ;;
 	\<*)	# a system header, unless it names one of ours
-		if [ -n "$(find "$root/src" "$root/formats" "$root/replay" "$root/record" \
+		if [ -n "$(find "$root/src" "$root/formats" "$root/replay" "$root/record" "$root/fastforward" \
 			-name "$(basename "$name")" -path "*$name" 2>/dev/null | head -n 1)" ]; then
 			echo "$file: #include $inc: a project header included as a system one" >&2
 			return 1
@@ -80,7 +81,7 @@ check_one() {
 # the check must find a planted violation: an exporter reaching into the reader
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/schedrep-layers-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-(cd "$TOP" && tar cf - src formats replay record) | (cd "$tmp" && tar xf -)
+(cd "$TOP" && tar cf - src formats replay record fastforward) | (cd "$tmp" && tar xf -)
 sed -i '0,/#include "emit.h"/s//#include "emit.h"\n#include "reader.h"/' "$tmp/formats/json.c"
 if check "$tmp" 2>"$tmp/planted.err"; then
 	echo "FAIL: a planted '#include \"reader.h\"' in formats/json.c was not found" >&2

@@ -41,9 +41,14 @@ UNIT_TESTS = tests/lib/check_fixture \
 	tests/replay/check_replay_report \
 	tests/record/check_record_util tests/record/check_record_perfdata \
 	tests/record/check_record_account tests/record/check_record_flight \
-	tests/record/check_record_latency
+	tests/record/check_record_latency \
+	tests/fastforward/check_ff_action
+tests_fastforward_check_ff_action_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/fastforward
+tests_fastforward_check_ff_action_LDADD = fastforward/libfastforward.la $(LDADD)
 # programs the CLI tests run
-TEST_TOOLS = tests/lib/mkpairs tests/lib/late_wakeups tests/lib/soak
+TEST_TOOLS = tests/lib/mkpairs tests/lib/late_wakeups tests/lib/soak tests/lib/ff_spin
+# the fastforward workload needs nothing but libc
+tests_lib_ff_spin_LDADD =
 check_PROGRAMS += $(UNIT_TESTS) $(TEST_TOOLS)
 TESTS += $(UNIT_TESTS)
 
@@ -58,7 +63,7 @@ CLI_TESTS = tests/cli/help.sh tests/cli/info.sh \
 	tests/cli/record.sh tests/cli/record-ring.sh \
 	tests/cli/example.sh tests/cli/completion.sh tests/cli/bad-inputs.sh \
 	tests/cli/perf-dir.sh tests/cli/perf-corpus.sh tests/cli/perf-host.sh \
-	tests/cli/progress.sh
+	tests/cli/progress.sh tests/cli/fastforward.sh
 TESTS += $(CLI_TESTS) tests/layers.sh
 dist_check_SCRIPTS = $(CLI_TESTS) tests/layers.sh
 EXTRA_DIST += tests/cli/lib.sh \

@@ -39,6 +39,7 @@ int cmd_callchains(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_record(int argc, char **argv);
+int cmd_fastforward(int argc, char **argv);
 int cmd_latency(int argc, char **argv);
 int cmd_timehist(int argc, char **argv);
 int cmd_script(int argc, char **argv);

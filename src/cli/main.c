@@ -22,6 +22,7 @@ const struct cli_cmd cli_commands[] = {
 	{ "script", cmd_script, "every event on one line, as perf script" },
 	{ "map", cmd_map, "who runs on each CPU after each switch, as perf sched map" },
 	{ "replay", cmd_replay, "replay selected tasks as mockup threads, scaled, with a fidelity report" },
+	{ "fastforward", cmd_fastforward, "stop a workload at counts of a perf event and checkpoint it" },
 #endif
 	{ "record", cmd_record, "record scheduler events to perf.data, or a flight recorder" },
 	{ NULL, NULL, NULL },

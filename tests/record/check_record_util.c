@@ -105,7 +105,8 @@ END_TEST
 START_TEST(event_names)
 {
 	static const char *const ok[] = { "sched:sched_switch", "cs", "cpu-clock", "sched:sched_switch" };
-	static const char *const bad[] = { "cycles" };
+	static const char *const hw[] = { "instructions:u", "sched:sched_switch" };
+	static const char *const bad[] = { "cycle" };
 	struct srep_rec_opts o = { .events = ok, .nr_events = 4, .system_wide = true };
 	struct srep_error err = { 0 };
 	struct rec_evlist el;
@@ -119,10 +120,45 @@ START_TEST(event_names)
 	ck_assert_int_eq(el.ev[el.sideband].attr.comm, 1);
 	ck_assert(el.has_tracepoints);
 	evlist_free(&el);
+	/* a counter with perf's modifier is not taken for a tracepoint */
+	o.events = hw;
+	o.nr_events = 2;
+	ck_assert_int_eq(evlist_build(&el, &o, RT_TRACEFS, &err), 0);
+	ck_assert_str_eq(el.ev[0].name, "instructions:u");
+	ck_assert_int_eq(el.ev[0].attr.type, PERF_TYPE_HARDWARE);
+	ck_assert_int_eq(el.ev[0].attr.config, PERF_COUNT_HW_INSTRUCTIONS);
+	ck_assert_int_eq(el.ev[0].attr.exclude_kernel, 1);
+	ck_assert_int_eq(el.ev[0].attr.exclude_user, 0);
+	ck_assert_str_eq(el.ev[1].name, "sched:sched_switch");
+	evlist_free(&el);
 	o.events = bad;
 	o.nr_events = 1;
 	ck_assert_int_eq(evlist_build(&el, &o, RT_TRACEFS, &err), SREP_E_INVAL);
-	ck_assert_ptr_nonnull(strstr(err.msg, "unknown event 'cycles'"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "unknown event 'cycle'"));
+}
+END_TEST
+
+/* the one parser of counter names, as 'record -e' and 'fastforward -e' use it */
+START_TEST(counter_names)
+{
+	struct srep_rec_counter c;
+	struct srep_error err = { 0 };
+
+	ck_assert_int_eq(srep_rec_counter__parse("task-clock", &c, &err), 0);
+	ck_assert_str_eq(c.unit, "ns");
+	ck_assert_int_eq(c.type, PERF_TYPE_SOFTWARE);
+	ck_assert(!c.exclude_kernel && !c.exclude_user);
+	ck_assert_int_eq(srep_rec_counter__parse("faults:k", &c, &err), 0);
+	ck_assert_str_eq(c.name, "page-faults");
+	ck_assert(c.exclude_user && !c.exclude_kernel);
+	ck_assert_int_eq(srep_rec_counter__parse("cpu-cycles:u", &c, &err), 0);
+	ck_assert_str_eq(c.name, "cycles");
+	ck_assert_uint_eq(c.config, PERF_COUNT_HW_CPU_CYCLES);
+	ck_assert_int_eq(srep_rec_counter__parse("instructions:uk", &c, &err), SREP_E_INVAL);
+	ck_assert_int_eq(srep_rec_counter__parse("dummy:HG", &c, &err), SREP_E_INVAL);
+	ck_assert_int_eq(srep_rec_counter__parse("sched:sched_switch", &c, &err), SREP_E_INVAL);
+	ck_assert_int_eq(srep_rec_counter__parse("instruction", &c, &err), SREP_E_INVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "unknown event 'instruction'"));
 }
 END_TEST
 
@@ -180,6 +216,7 @@ int main(void)
 	tcase_add_test(tc, perf_strings);
 	tcase_add_test(tc, tracefs_lookups);
 	tcase_add_test(tc, event_names);
+	tcase_add_test(tc, counter_names);
 	tcase_add_test(tc, default_events);
 	tcase_add_test(tc, layout);
 	suite_add_tcase(s, tc);

@@ -328,6 +328,7 @@ void pft_switch(struct pft *p, int32_t cpu, uint64_t ts, const struct srep_switc
 	if (!c)
 		return;
 	c->next_tid = sw->next_tid;
+	c->switched = ts;
 	e.u.sw = *sw;
 	hold(p, cpu, c, &e);
 }

@@ -228,6 +228,43 @@ static void on_cpu_state(struct pft *p, const struct srep_event *ev, int32_t cpu
 	}
 }
 
+/*
+ * A switch whose prev is not the task the CPU's last switch put there (the
+ * idle task before the CPU's first switch): switches went missing, lost or
+ * before the trace. Perfetto would leave the slice it knew there open to
+ * the end, and show nothing of prev before; schedrep's metrics take prev
+ * to have run since the CPU's last switch (or the trace's start), or since
+ * its fork or it was last seen elsewhere when later. A switch current ->
+ * prev at that time, the state of current unknown, says the same to Perfetto.
+ */
+static void fill_gap(struct pft *p, const struct srep_event *ev, int32_t cpu,
+		     const struct srep_switch *sw)
+{
+	const struct pft_cpu *c = &p->cpus[cpu];
+	int32_t cur_tid = c->next_tid >= 0 ? c->next_tid : 0;
+	uint64_t since = c->next_tid >= 0 ? c->switched : p->first_time;
+	const struct srep_task *cur, *task;
+	struct srep_switch gap;
+	struct tl_task *t;
+
+	if (sw->prev_tid < 0 || sw->prev_tid == cur_tid)
+		return;
+	task = srep_session__current_task(p->ctx->session, sw->prev_tid);
+	if (task && srep_task__fork_time(task) > since && srep_task__fork_time(task) <= ev->time)
+		since = srep_task__fork_time(task);
+	t = tl_task(&p->tl, sw->prev_tid, sw->prev_pid);
+	if (t && t->state != TL_RUNNING && t->since > since && t->since <= ev->time)
+		since = t->since;
+	cur = srep_session__current_task(p->ctx->session, cur_tid);
+	gap = (struct srep_switch){
+		.prev_pid = -1, .prev_tid = cur_tid, .prev_prio = INT32_MIN,
+		.next_pid = sw->prev_pid, .next_tid = sw->prev_tid, .next_prio = sw->prev_prio,
+	};
+	snprintf(gap.prev_comm, sizeof(gap.prev_comm), "%s", cur ? srep_task__comm(cur) : "");
+	memcpy(gap.next_comm, sw->prev_comm, sizeof(gap.next_comm));
+	pft_switch(p, cpu, since, &gap, prev_state(p, cur_tid ? '?' : 'R', false));
+}
+
 /* one half of a SWITCH record (see the top of the file) */
 static void on_switch_half(struct pft *p, const struct srep_event *ev, int32_t cpu)
 {
@@ -239,6 +276,7 @@ static void on_switch_half(struct pft *p, const struct srep_event *ev, int32_t c
 			sw.next_tid = sw.next_pid = 0;
 			snprintf(sw.next_comm, sizeof(sw.next_comm), "swapper/%d", cpu);
 		}
+		fill_gap(p, ev, cpu, &sw);
 		pft_switch(p, cpu, ev->time, &sw,
 			   prev_state(p, sw.prev_state, ev->flags & SREP_EVF_PREEMPT));
 		return;
@@ -256,9 +294,11 @@ static void on_event(struct pft *p, const struct srep_event *ev, int32_t cpu)
 	case SREP_EV_SWITCH:
 		if (ev->flags & (SREP_EVF_SWITCH_OUT | SREP_EVF_SWITCH_IN))
 			on_switch_half(p, ev, cpu);
-		else
+		else {
+			fill_gap(p, ev, cpu, &ev->u.sw);
 			pft_switch(p, cpu, ev->time, &ev->u.sw,
 				   prev_state(p, ev->u.sw.prev_state, ev->flags & SREP_EVF_PREEMPT));
+		}
 		break;
 	case SREP_EV_WAKEUP:
 		on_wakeup(p, ev, cpu);
@@ -296,7 +336,8 @@ static int pft_event(void *state, const struct srep_event *ev, struct srep_error
 		p->nomem = true;	/* made here: the writers below may take it as there */
 	else
 		on_event(p, ev, cpu);
-	if (pft_nomem(p))
+	tl_event(&p->tl, ev);
+	if (pft_nomem(p) || p->tl.nomem)
 		return srep_error__set(err, SREP_E_NOMEM, "no memory for the trace packets");
 	return p->out.failed ? emit_error(&p->out, err) : 0;
 }
@@ -460,6 +501,8 @@ static void loss_stats(struct pft *p)
 
 /* ---- begin, end ---- */
 
+static const struct tl_hooks no_hooks = { NULL, NULL, NULL };
+
 static int pft_begin(void **state, const struct srep_export_ctx *ctx, struct srep_error *err)
 {
 	struct pft *p = calloc(1, sizeof(*p));
@@ -469,6 +512,7 @@ static int pft_begin(void **state, const struct srep_export_ctx *ctx, struct sre
 	if (!p || emit_init(&p->out, ctx->out))
 		return srep_error__set(err, SREP_E_NOMEM, "no memory for the trace writer");
 	p->ctx = ctx;
+	tl_init(&p->tl, ctx, &no_hooks, p);
 	/* Perfetto's default when no release is known */
 	p->kernel[0] = 4;
 	p->kernel[1] = 4;
@@ -508,6 +552,7 @@ static void pft_destroy(void *state)
 	emit_free(&p->out);
 	pbw_free(&p->pkt);
 	pft_free_cpus(p);
+	tl_free(&p->tl);
 	free(p);
 }
 

@@ -11,6 +11,7 @@
 #include "exporter.h"
 #include "emit.h"
 #include "pbwire.h"
+#include "timeline.h"
 
 /* ---- field numbers ---- */
 enum {
@@ -79,6 +80,7 @@ struct pft_cpu {
 	bool tie_whole;			/* something went whole at it: the rest do too */
 	int32_t cur_tid;		/* the task the last switch written put here, -1 none */
 	int32_t next_tid;		/* the same for the last switch given, written or held */
+	uint64_t switched;		/* the time of that switch */
 	bool lost;			/* losses since the last bundle */
 	uint64_t lost_events;		/* LOST records' counts on this CPU */
 };
@@ -89,6 +91,7 @@ struct pft {
 	struct pbw pkt;			/* the packet being built */
 	struct pft_cpu *cpus;
 	size_t nr_cpus;
+	struct timeline tl;		/* when each task was last seen: to fill gaps */
 	int kernel[2];			/* major, minor: how prev_state is encoded */
 	uint64_t first_time, last_time;
 	bool first_packet_done;

@@ -51,7 +51,7 @@ TESTS += $(UNIT_TESTS)
 # (a listed directory would also ship the test logs of the build tree)
 CLI_TESTS = tests/cli/help.sh tests/cli/info.sh \
 	tests/cli/compare.sh tests/cli/compare-corpus.sh tests/cli/compare-html.sh \
-	tests/cli/compare-symbols.sh tests/cli/convert.sh tests/cli/svg-render.sh \
+	tests/cli/compare-symbols.sh tests/cli/convert.sh tests/cli/pftrace.sh tests/cli/svg-render.sh \
 	tests/cli/json-input.sh tests/cli/convert-symbols.sh \
 	tests/cli/convert-criu.sh tests/cli/criu-corpus.sh tests/cli/callchains.sh \
 	tests/cli/replay.sh tests/cli/rtapp.sh tests/cli/rtapp-corpus.sh \

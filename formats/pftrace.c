@@ -18,6 +18,8 @@
  * (next the idle task when the record does not name it: per-task records),
  * a switch-in that no switch-out announced writes current -> next. What a
  * switch-out record cannot tell, S or D, is written S (the reader's rule).
+ * Records without the CPU (per-task recording without CPU in sample_id)
+ * belong on no CPU track and are left out.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,8 +95,9 @@ static bool kernel_at_least(const struct pft *p, int major, int minor)
  * never changed; 4.14 reordered the rest and reports preemption as
  * TASK_REPORT_MAX (0x100); before, preemption was TASK_STATE_MAX (0x1000
  * from 4.8, 0x800 before). Perfetto decodes them with the release of the
- * system info. A letter the reader could not know becomes a value Perfetto
- * marks invalid on 4.14+.
+ * system info. Perfetto has no unknown state (it counts an invalid one as
+ * an import error): what the records cannot tell is written R, the
+ * kernel's 0.
  */
 static int64_t prev_state(const struct pft *p, char letter, bool preempt)
 {
@@ -112,7 +115,7 @@ static int64_t prev_state(const struct pft *p, char letter, bool preempt)
 	case 'Z': return 0x20;
 	case 'P': return v414 ? 0x40 : 0x200;
 	case 'I': return v414 ? 0x80 : 0x402;	/* before: D | TASK_NOLOAD */
-	default:  return v414 ? 0x8000 : 0x1;
+	default:  return 0;
 	}
 }
 
@@ -228,6 +231,39 @@ static void on_cpu_state(struct pft *p, const struct srep_event *ev, int32_t cpu
 	}
 }
 
+static void comm_of(const struct pft *p, int32_t tid, char comm[SREP_COMM_MAX])
+{
+	const struct srep_task *t = srep_session__current_task(p->ctx->session, tid);
+
+	snprintf(comm, SREP_COMM_MAX, "%s", t ? srep_task__comm(t) : "");
+}
+
+/*
+ * A task switched in here while the records left it running on another
+ * CPU (its switch-out there is missing): schedrep's metrics end that run
+ * now, so the other CPU gets a switch to the idle task, the state unknown
+ * (the time that CPU's next switch fills in is counted from its last real
+ * switch, so that one keeps its time).
+ */
+static void leave_elsewhere(struct pft *p, const struct srep_event *ev, int32_t cpu, int32_t tid)
+{
+	struct tl_task *t = tid > 0 ? tl_task(&p->tl, tid, -1) : NULL;
+	struct srep_switch sw = { .prev_pid = -1, .prev_tid = tid, .prev_prio = INT32_MIN,
+				  .next_pid = 0, .next_tid = 0, .next_prio = INT32_MIN };
+	struct pft_cpu *other;
+	uint64_t switched;
+
+	if (!t || t->state != TL_RUNNING || t->cpu == cpu || t->cpu < 0 ||
+	    (size_t)t->cpu >= p->nr_cpus || p->cpus[t->cpu].next_tid != tid)
+		return;
+	other = &p->cpus[t->cpu];
+	comm_of(p, tid, sw.prev_comm);
+	snprintf(sw.next_comm, sizeof(sw.next_comm), "swapper/%d", t->cpu);
+	switched = other->switched;
+	pft_switch(p, t->cpu, ev->time, &sw, prev_state(p, '?', false));
+	other->switched = switched;
+}
+
 /*
  * A switch whose prev is not the task the CPU's last switch put there (the
  * idle task before the CPU's first switch): switches went missing, lost or
@@ -270,32 +306,47 @@ static void on_switch_half(struct pft *p, const struct srep_event *ev, int32_t c
 {
 	struct srep_switch sw = ev->u.sw;
 	const struct pft_cpu *c = &p->cpus[cpu];
+	int32_t cur = c->next_tid >= 0 ? c->next_tid : 0;	/* idle before the first */
+	int64_t state;
 
 	if (ev->flags & SREP_EVF_SWITCH_OUT) {
+		state = prev_state(p, sw.prev_state, ev->flags & SREP_EVF_PREEMPT);
 		if (sw.next_tid < 0) {
 			sw.next_tid = sw.next_pid = 0;
 			snprintf(sw.next_comm, sizeof(sw.next_comm), "swapper/%d", cpu);
 		}
+		/* an exiting task's last switch-out names nobody: the CPU's current task died */
+		if (sw.prev_tid < 0) {
+			sw.prev_tid = cur;
+			comm_of(p, cur, sw.prev_comm);
+			state = prev_state(p, 'X', false);
+		}
 		fill_gap(p, ev, cpu, &sw);
-		pft_switch(p, cpu, ev->time, &sw,
-			   prev_state(p, sw.prev_state, ev->flags & SREP_EVF_PREEMPT));
+		leave_elsewhere(p, ev, cpu, sw.next_tid);
+		pft_switch(p, cpu, ev->time, &sw, state);
 		return;
 	}
 	if (c->next_tid == sw.next_tid)
 		return;			/* announced by its switch-out (CPU-wide records) */
-	sw.prev_tid = c->next_tid;
+	sw.prev_tid = cur;
+	comm_of(p, cur, sw.prev_comm);
+	leave_elsewhere(p, ev, cpu, sw.next_tid);
 	/* the idle task is runnable when it leaves; another unannounced task is unknown */
-	pft_switch(p, cpu, ev->time, &sw, prev_state(p, c->next_tid == 0 ? 'R' : '?', false));
+	pft_switch(p, cpu, ev->time, &sw, prev_state(p, cur ? '?' : 'R', false));
 }
 
 static void on_event(struct pft *p, const struct srep_event *ev, int32_t cpu)
 {
 	switch (ev->kind) {
 	case SREP_EV_SWITCH:
+		/* per-task SWITCH records without the CPU belong on no CPU track */
+		if (ev->cpu < 0)
+			break;
 		if (ev->flags & (SREP_EVF_SWITCH_OUT | SREP_EVF_SWITCH_IN))
 			on_switch_half(p, ev, cpu);
 		else {
 			fill_gap(p, ev, cpu, &ev->u.sw);
+			leave_elsewhere(p, ev, cpu, ev->u.sw.next_tid);
 			pft_switch(p, cpu, ev->time, &ev->u.sw,
 				   prev_state(p, ev->u.sw.prev_state, ev->flags & SREP_EVF_PREEMPT));
 		}

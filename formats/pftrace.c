@@ -128,6 +128,8 @@ static void task_event_fields(struct pbw *w, const char *comm, int32_t tid, int3
 	pbw_int(w, 3, prio == INT32_MIN ? 120 : prio);
 }
 
+/* EVENT(...) { fields } writes one whole FtraceEvent: the statement runs once, between
+   pft_event_begin() and pft_event_end() */
 #define EVENT(p, cpu, ts, pid, field)						\
 	for (size_t outer_, inner_ = pft_event_begin(p, cpu, ts, pid, field, &outer_), once_ = 1; \
 	     once_; once_ = 0, pft_event_end(p, cpu, inner_, outer_))

@@ -10,6 +10,7 @@
 
 const struct srep_exporter *const srep_exporters[] = {
 	&srep_exporter_perfetto,
+	&srep_exporter_pftrace,
 	&srep_exporter_json,
 	&srep_exporter_svg,
 	&srep_exporter_criu,

@@ -79,6 +79,7 @@ extern const struct srep_exporter *const srep_exporters[];
 const struct srep_exporter *srep_exporter_find(const char *name);
 
 extern const struct srep_exporter srep_exporter_perfetto;
+extern const struct srep_exporter srep_exporter_pftrace;	/* formats/pftrace*.c */
 extern const struct srep_exporter srep_exporter_json;
 extern const struct srep_exporter srep_exporter_svg;
 extern const struct srep_exporter srep_exporter_criu;	/* formats/criu*.c, libcriu.a */

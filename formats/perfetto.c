@@ -277,9 +277,14 @@ static void flow(void *arg, const struct tl_task *from, const struct tl_task *to
 	emit_lit(&p->out, ",\"cat\":\"sched\",\"id\":");
 	emit_u64(&p->out, id);
 	tail(p, false);
-	/* no "bp": the flow ends at the wakee's next slice (Runnable, or Running) */
+	/*
+	 * "bp":"e": the flow ends in the wakee's slice that encloses the wakeup
+	 * (the Runnable slice starting then). Without it a flow end binds to
+	 * the next slice starting strictly later, and the trace's last flow,
+	 * with no slice after it, was dropped.
+	 */
 	head(p, 'f', "wakeup", true, to->pid, to->tid, time);
-	emit_lit(&p->out, ",\"cat\":\"sched\",\"id\":");
+	emit_lit(&p->out, ",\"bp\":\"e\",\"cat\":\"sched\",\"id\":");
 	emit_u64(&p->out, id);
 	tail(p, false);
 }

@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * pftrace-cpu.c - the Perfetto trace's per-CPU FtraceEventBundles.
+ *
+ * Each CPU fills a bundle: sched_switch and sched_waking in CompactSched
+ * form (packed arrays, delta timestamps, comms interned per bundle), other
+ * events as whole FtraceEvents. A bundle is written after
+ * PFT_BUNDLE_EVENTS events or when its intern table is half full, so memory
+ * is bounded by the number of CPUs.
+ *
+ * CompactSched leaves fields out that Perfetto infers from the CPU's
+ * previous switch: prev_pid of a switch, the waker of a waking. Where that
+ * inference would be wrong (the first switch of a CPU, whose prev Perfetto
+ * would drop; a switch whose prev is not the task the last one put there,
+ * after a selection or a loss; a waking before any switch or by another
+ * task than the current one), the event is written whole instead.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pftrace.h"
+
+struct pft_cpu *pft_cpu(struct pft *p, int32_t cpu)
+{
+	struct pft_cpu *v;
+	size_t n, i;
+
+	if (cpu < 0)
+		return NULL;
+	if ((size_t)cpu < p->nr_cpus)
+		return &p->cpus[cpu];
+	n = (size_t)cpu + 1;
+	v = realloc(p->cpus, n * sizeof(*v));
+	if (!v)
+		return NULL;
+	memset(v + p->nr_cpus, 0, (n - p->nr_cpus) * sizeof(*v));
+	for (i = p->nr_cpus; i < n; i++)
+		v[i].cur_tid = v[i].next_tid = -1;
+	p->cpus = v;
+	p->nr_cpus = n;
+	return &v[cpu];
+}
+
+static uint32_t comm_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 16777619u;
+	return h;
+}
+
+/* the comm's index in the bundle's intern table (no memory: 0, and c->intern.nomem) */
+static uint32_t intern(struct pft_cpu *c, const char *comm)
+{
+	uint32_t h;
+
+	if (!c->slots) {
+		c->slots = calloc(PFT_INTERN_SLOTS, sizeof(*c->slots));
+		if (!c->slots) {
+			c->intern.nomem = true;
+			return 0;
+		}
+	}
+	for (h = comm_hash(comm) % PFT_INTERN_SLOTS;; h = (h + 1) % PFT_INTERN_SLOTS) {
+		struct pft_intern *s = &c->slots[h];
+
+		if (!s->idx1) {
+			s->idx1 = ++c->nr_interned;
+			strncpy(s->comm, comm, SREP_COMM_MAX - 1);
+			pbw_str(&c->intern, PF_CS_INTERN, comm, SREP_COMM_MAX);
+			return s->idx1 - 1;
+		}
+		if (!strncmp(s->comm, comm, SREP_COMM_MAX - 1))
+			return s->idx1 - 1;
+	}
+}
+
+static void packed(struct pbw *pkt, uint32_t field, const struct pbw *arr)
+{
+	if (arr->len)
+		pbw_bytes(pkt, field, arr->buf, arr->len);
+}
+
+static void compact_sched(struct pbw *w, struct pft_cpu *c)
+{
+	static const uint32_t fields[CS_NR] = {
+		PF_CS_SWITCH_TS, PF_CS_SWITCH_PREV_STATE, PF_CS_SWITCH_NEXT_PID,
+		PF_CS_SWITCH_NEXT_PRIO, PF_CS_SWITCH_NEXT_COMM, PF_CS_WAKING_TS,
+		PF_CS_WAKING_PID, PF_CS_WAKING_CPU, PF_CS_WAKING_PRIO, PF_CS_WAKING_COMM,
+		PF_CS_WAKING_FLAGS,
+	};
+	size_t body = pbw_begin(w, PF_BUNDLE_COMPACT);
+	int i;
+
+	pbw_raw(w, c->intern.buf, c->intern.len);
+	for (i = 0; i < CS_NR; i++)
+		packed(w, fields[i], &c->cs[i]);
+	pbw_end(w, body);
+}
+
+/* write @cpu's bundle out (nothing when it is empty and has no loss to tell) */
+static void flush(struct pft *p, size_t cpu)
+{
+	struct pft_cpu *c = &p->cpus[cpu];
+	size_t body;
+	int i;
+
+	if (!c->nr_events && !c->lost)
+		return;
+	pft_packet_begin(p, 0);
+	body = pbw_begin(&p->pkt, PF_PKT_FTRACE_EVENTS);
+	pbw_uint(&p->pkt, PF_BUNDLE_CPU, cpu);
+	if (c->lost)
+		pbw_uint(&p->pkt, PF_BUNDLE_LOST, 1);
+	if (c->cs[CS_SW_TS].len || c->cs[CS_WK_TS].len)
+		compact_sched(&p->pkt, c);
+	pbw_raw(&p->pkt, c->events.buf, c->events.len);
+	pbw_end(&p->pkt, body);
+	pft_packet_end(p);
+	for (i = 0; i < CS_NR; i++)
+		pbw_reset(&c->cs[i]);
+	pbw_reset(&c->intern);
+	pbw_reset(&c->events);
+	if (c->slots)
+		memset(c->slots, 0, PFT_INTERN_SLOTS * sizeof(*c->slots));
+	c->nr_interned = c->nr_events = 0;
+	c->last_sw = c->last_wk = 0;
+	c->lost = false;
+}
+
+/* one more event in the bundle; written out when it is full */
+static void counted(struct pft *p, int32_t cpu, struct pft_cpu *c)
+{
+	if (++c->nr_events >= PFT_BUNDLE_EVENTS || c->nr_interned >= PFT_INTERN_SLOTS / 2)
+		flush(p, (size_t)cpu);
+}
+
+/* the delta from the array's last timestamp; a time going back starts a new bundle */
+static uint64_t delta(struct pft *p, int32_t cpu, uint64_t *last, uint64_t ts)
+{
+	uint64_t d;
+
+	if (*last && ts < *last)
+		flush(p, (size_t)cpu);
+	d = *last ? ts - *last : ts;
+	*last = ts;
+	return d;
+}
+
+static int32_t prio_or_default(int32_t prio)
+{
+	return prio == INT32_MIN ? 120 : prio;	/* a normal task's kernel prio */
+}
+
+static void settle(struct pft *p, int32_t cpu, struct pft_cpu *c, bool whole);
+
+size_t pft_event_begin(struct pft *p, int32_t cpu, uint64_t ts, int32_t pid, uint32_t field,
+		       size_t *outer)
+{
+	struct pft_cpu *c = pft_cpu(p, cpu);
+	struct pbw *w;
+
+	if (!c) {
+		*outer = 0;
+		return 0;
+	}
+	/* what is held at this time goes whole before it, in the same stream */
+	if (c->nr_pend)
+		settle(p, cpu, c, c->pend[0].ts == ts);
+	c->tie_ts = ts;
+	c->tie_whole = true;
+	w = &c->events;
+	*outer = pbw_begin(w, PF_BUNDLE_EVENT);
+	pbw_uint(w, PF_EV_TIMESTAMP, ts);	/* first: Perfetto's fast path looks for it there */
+	pbw_uint(w, PF_EV_PID, (uint32_t)(pid < 0 ? 0 : pid));
+	return pbw_begin(w, field);
+}
+
+void pft_event_end(struct pft *p, int32_t cpu, size_t inner, size_t outer)
+{
+	struct pft_cpu *c = pft_cpu(p, cpu);
+
+	if (!c)
+		return;
+	pbw_end(&c->events, inner);
+	pbw_end(&c->events, outer);
+	counted(p, cpu, c);
+}
+
+static void whole_switch(struct pft *p, int32_t cpu, const struct pft_pend *e)
+{
+	size_t outer, inner = pft_event_begin(p, cpu, e->ts, e->u.sw.prev_tid, PF_EV_SCHED_SWITCH,
+					      &outer);
+	struct pbw *w = &p->cpus[cpu].events;
+
+	pbw_str(w, 1, e->u.sw.prev_comm, SREP_COMM_MAX);
+	pbw_int(w, 2, e->u.sw.prev_tid);
+	pbw_int(w, 3, prio_or_default(e->u.sw.prev_prio));
+	pbw_int(w, 4, e->state);
+	pbw_str(w, 5, e->u.sw.next_comm, SREP_COMM_MAX);
+	pbw_int(w, 6, e->u.sw.next_tid);
+	pbw_int(w, 7, prio_or_default(e->u.sw.next_prio));
+	pft_event_end(p, cpu, inner, outer);
+}
+
+static void write_switch(struct pft *p, int32_t cpu, struct pft_cpu *c, const struct pft_pend *e,
+			 bool whole)
+{
+	const struct srep_switch *sw = &e->u.sw;
+	uint32_t comm;
+	uint64_t d;
+
+	/* prev unknown before the CPU's first switch: Perfetto starts from next */
+	if (whole || (c->cur_tid >= 0 ? c->cur_tid != sw->prev_tid : sw->prev_tid >= 0)) {
+		whole_switch(p, cpu, e);
+		c->cur_tid = sw->next_tid;
+		return;
+	}
+	/* the delta first: a time going back writes the bundle, and its comms with it */
+	d = delta(p, cpu, &c->last_sw, e->ts);
+	comm = intern(c, sw->next_comm);
+	pbw_varint(&c->cs[CS_SW_TS], d);
+	pbw_varint(&c->cs[CS_SW_STATE], (uint64_t)e->state);
+	pbw_varint(&c->cs[CS_SW_PID], (uint64_t)(int64_t)sw->next_tid);
+	pbw_varint(&c->cs[CS_SW_PRIO], (uint64_t)(int64_t)prio_or_default(sw->next_prio));
+	pbw_varint(&c->cs[CS_SW_COMM], comm);
+	c->cur_tid = sw->next_tid;
+	counted(p, cpu, c);
+}
+
+static void whole_waking(struct pft *p, int32_t cpu, const struct pft_pend *e)
+{
+	const struct srep_wakeup *wk = &e->u.wk;
+	size_t outer, inner = pft_event_begin(p, cpu, e->ts, e->waker, PF_EV_SCHED_WAKING, &outer);
+	struct pbw *w = &p->cpus[cpu].events;
+
+	pbw_str(w, 1, wk->comm, SREP_COMM_MAX);
+	pbw_int(w, 2, wk->tid);
+	pbw_int(w, 3, prio_or_default(wk->prio));
+	pbw_int(w, 4, 1);
+	pbw_int(w, 5, wk->target_cpu >= 0 ? wk->target_cpu : cpu);
+	pft_event_end(p, cpu, inner, outer);
+}
+
+static void write_waking(struct pft *p, int32_t cpu, struct pft_cpu *c, const struct pft_pend *e,
+			 bool whole)
+{
+	const struct srep_wakeup *wk = &e->u.wk;
+	uint32_t comm;
+	uint64_t d;
+
+	/* Perfetto takes the CPU's current task as the waker of a compact waking */
+	if (whole || c->cur_tid < 0 || c->cur_tid != e->waker) {
+		whole_waking(p, cpu, e);
+		return;
+	}
+	d = delta(p, cpu, &c->last_wk, e->ts);
+	comm = intern(c, wk->comm);
+	pbw_varint(&c->cs[CS_WK_TS], d);
+	pbw_varint(&c->cs[CS_WK_PID], (uint64_t)(int64_t)wk->tid);
+	pbw_varint(&c->cs[CS_WK_CPU], (uint64_t)(int64_t)(wk->target_cpu >= 0 ? wk->target_cpu : cpu));
+	pbw_varint(&c->cs[CS_WK_PRIO], (uint64_t)(int64_t)prio_or_default(wk->prio));
+	pbw_varint(&c->cs[CS_WK_COMM], comm);
+	pbw_varint(&c->cs[CS_WK_FLAGS], 0);
+	counted(p, cpu, c);
+}
+
+/*
+ * Perfetto sorts each CPU's compact switches, compact wakings and whole
+ * events as three streams, and among equal timestamps takes one stream's
+ * events before another's: the order within a nanosecond is lost across
+ * kinds (coarse clocks, emulators, give many events one timestamp). So the
+ * switches and wakings of one timestamp are held until the next
+ * timestamp shows whether they are all of one kind: then they go compact,
+ * else all whole, in order, in one stream.
+ */
+static void settle(struct pft *p, int32_t cpu, struct pft_cpu *c, bool whole)
+{
+	size_t i, n = c->nr_pend;
+
+	c->nr_pend = 0;
+	for (i = 1; i < n && !whole; i++)
+		whole = c->pend[i].waking != c->pend[0].waking;
+	for (i = 0; i < n; i++) {
+		if (c->pend[i].waking)
+			write_waking(p, cpu, c, &c->pend[i], whole);
+		else
+			write_switch(p, cpu, c, &c->pend[i], whole);
+	}
+}
+
+static void hold(struct pft *p, int32_t cpu, struct pft_cpu *c, const struct pft_pend *e)
+{
+	if (c->nr_pend && c->pend[0].ts != e->ts)
+		settle(p, cpu, c, false);
+	if (c->tie_ts != e->ts)
+		c->tie_whole = false;
+	c->tie_ts = e->ts;
+	if (!c->pend) {
+		c->pend = malloc(PFT_HELD_MAX * sizeof(*c->pend));
+		if (!c->pend) {
+			c->events.nomem = true;
+			return;
+		}
+	}
+	/* a timestamp with more events than we hold: all of them whole */
+	if (c->nr_pend == PFT_HELD_MAX) {
+		settle(p, cpu, c, true);
+		c->tie_whole = true;
+	}
+	if (c->tie_whole) {
+		if (e->waking)
+			write_waking(p, cpu, c, e, true);
+		else
+			write_switch(p, cpu, c, e, true);
+		return;
+	}
+	c->pend[c->nr_pend++] = *e;
+}
+
+void pft_switch(struct pft *p, int32_t cpu, uint64_t ts, const struct srep_switch *sw,
+		int64_t prev_state)
+{
+	struct pft_cpu *c = pft_cpu(p, cpu);
+	struct pft_pend e = { .waking = false, .ts = ts, .state = prev_state };
+
+	if (!c)
+		return;
+	c->next_tid = sw->next_tid;
+	c->switched = ts;
+	e.u.sw = *sw;
+	hold(p, cpu, c, &e);
+}
+
+void pft_waking(struct pft *p, int32_t cpu, uint64_t ts, int32_t waker,
+		const struct srep_wakeup *wk)
+{
+	struct pft_cpu *c = pft_cpu(p, cpu);
+	struct pft_pend e = { .waking = true, .ts = ts, .waker = waker };
+
+	if (!c)
+		return;
+	e.u.wk = *wk;
+	hold(p, cpu, c, &e);
+}
+
+void pft_finish_cpu(struct pft *p, size_t cpu)
+{
+	struct pft_cpu *c = &p->cpus[cpu];
+
+	if (c->nr_pend)
+		settle(p, (int32_t)cpu, c, false);
+	flush(p, cpu);
+}
+
+void pft_free_cpus(struct pft *p)
+{
+	size_t i;
+	int j;
+
+	for (i = 0; i < p->nr_cpus; i++) {
+		for (j = 0; j < CS_NR; j++)
+			pbw_free(&p->cpus[i].cs[j]);
+		pbw_free(&p->cpus[i].intern);
+		pbw_free(&p->cpus[i].events);
+		free(p->cpus[i].slots);
+		free(p->cpus[i].pend);
+	}
+	free(p->cpus);
+	p->cpus = NULL;
+	p->nr_cpus = 0;
+}

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * pftrace.h - what the Perfetto protobuf exporter's files share: the
+ * writer state, the per-CPU ftrace bundles (pftrace-cpu.c) and the field
+ * numbers of Perfetto's protos that we write (read from
+ * protos/perfetto/trace/ in google/perfetto; only the numbers are used).
+ */
+#ifndef SREP_PFTRACE_H
+#define SREP_PFTRACE_H
+
+#include "exporter.h"
+#include "emit.h"
+#include "pbwire.h"
+#include "timeline.h"
+
+/* ---- field numbers ---- */
+enum {
+	PF_TRACE_PACKET = 1,			/* Trace.packet */
+	/* TracePacket */
+	PF_PKT_FTRACE_EVENTS = 1, PF_PKT_PROCESS_TREE = 2, PF_PKT_CLOCK_SNAPSHOT = 6,
+	PF_PKT_TIMESTAMP = 8, PF_PKT_SEQ_ID = 10, PF_PKT_SEQ_FLAGS = 13,
+	PF_PKT_FTRACE_STATS = 34, PF_PKT_SYSTEM_INFO = 45,
+	PF_PKT_FIRST_ON_SEQ = 87,
+	/* FtraceEventBundle */
+	PF_BUNDLE_CPU = 1, PF_BUNDLE_EVENT = 2, PF_BUNDLE_LOST = 3, PF_BUNDLE_COMPACT = 4,
+	/* FtraceEventBundle.CompactSched */
+	PF_CS_SWITCH_TS = 1, PF_CS_SWITCH_PREV_STATE = 2, PF_CS_SWITCH_NEXT_PID = 3,
+	PF_CS_SWITCH_NEXT_PRIO = 4, PF_CS_INTERN = 5, PF_CS_SWITCH_NEXT_COMM = 6,
+	PF_CS_WAKING_TS = 7, PF_CS_WAKING_PID = 8, PF_CS_WAKING_CPU = 9,
+	PF_CS_WAKING_PRIO = 10, PF_CS_WAKING_COMM = 11, PF_CS_WAKING_FLAGS = 12,
+	/* FtraceEvent: common fields, then the event (a oneof) */
+	PF_EV_TIMESTAMP = 1, PF_EV_PID = 2,
+	PF_EV_SCHED_SWITCH = 4, PF_EV_CPU_FREQUENCY = 11, PF_EV_CPU_IDLE = 13,
+	PF_EV_SCHED_WAKING = 20, PF_EV_SCHED_WAKEUP_NEW = 114,
+	PF_EV_TASK_NEWTASK = 235, PF_EV_TASK_RENAME = 236,
+	PF_EV_SCHED_PROCESS_EXEC = 237, PF_EV_SCHED_PROCESS_EXIT = 238,
+	PF_EV_SCHED_PROCESS_FORK = 239, PF_EV_SCHED_PROCESS_FREE = 240,
+	PF_EV_SCHED_MIGRATE_TASK = 491,
+};
+
+/* events of one CPU per bundle: Perfetto's own recorder writes a page's worth */
+#define PFT_BUNDLE_EVENTS	2048
+/* distinct comms one bundle interns; the bundle is written when half are used */
+#define PFT_INTERN_SLOTS	512
+
+/* CompactSched's packed arrays */
+enum { CS_SW_TS, CS_SW_STATE, CS_SW_PID, CS_SW_PRIO, CS_SW_COMM,
+       CS_WK_TS, CS_WK_PID, CS_WK_CPU, CS_WK_PRIO, CS_WK_COMM, CS_WK_FLAGS, CS_NR };
+
+/* switches and wakings of one timestamp held to see their kinds (pftrace-cpu.c) */
+#define PFT_HELD_MAX		256
+
+struct pft_pend {
+	bool waking;			/* else a switch */
+	uint64_t ts;
+	int64_t state;			/* switch: prev_state, encoded */
+	int32_t waker;			/* waking: the task that woke */
+	union {
+		struct srep_switch sw;
+		struct srep_wakeup wk;
+	} u;
+};
+
+struct pft_intern {
+	uint32_t idx1;			/* index + 1 in the bundle's table, 0 free */
+	char comm[SREP_COMM_MAX];
+};
+
+/* one CPU: its bundle being filled, and what the next switch must know */
+struct pft_cpu {
+	struct pbw cs[CS_NR];
+	struct pbw intern;		/* CompactSched.intern_table strings */
+	struct pbw events;		/* whole FtraceEvent fields of the bundle */
+	struct pft_intern *slots;	/* PFT_INTERN_SLOTS, made at first use */
+	uint32_t nr_interned, nr_events;
+	uint64_t last_sw, last_wk;	/* delta bases; 0 none yet in this bundle */
+	struct pft_pend *pend;		/* PFT_HELD_MAX, made at first use */
+	size_t nr_pend;			/* held, all at one timestamp */
+	uint64_t tie_ts;		/* the CPU's latest timestamp */
+	bool tie_whole;			/* something went whole at it: the rest do too */
+	int32_t cur_tid;		/* the task the last switch written put here, -1 none */
+	int32_t next_tid;		/* the same for the last switch given, written or held */
+	uint64_t switched;		/* the time of that switch */
+	bool lost;			/* losses since the last bundle */
+	uint64_t lost_events;		/* LOST records' counts on this CPU */
+};
+
+struct pft {
+	const struct srep_export_ctx *ctx;
+	struct emit out;
+	struct pbw pkt;			/* the packet being built */
+	struct pft_cpu *cpus;
+	size_t nr_cpus;
+	struct timeline tl;		/* when each task was last seen: to fill gaps */
+	int kernel[2];			/* major, minor: how prev_state is encoded */
+	uint64_t first_time, last_time;
+	bool first_packet_done;
+	bool nomem;
+};
+
+/* ---- pftrace-cpu.c: the per-CPU bundles ---- */
+
+/* CPU @cpu's state (grown on demand); NULL for a negative CPU or no memory */
+struct pft_cpu *pft_cpu(struct pft *p, int32_t cpu);
+/* a switch: compact when Perfetto can infer prev from the CPU's last switch */
+void pft_switch(struct pft *p, int32_t cpu, uint64_t ts, const struct srep_switch *sw,
+		int64_t prev_state);
+/* a wakeup by @waker (running on @cpu): compact when that is the CPU's current task */
+void pft_waking(struct pft *p, int32_t cpu, uint64_t ts, int32_t waker,
+		const struct srep_wakeup *wk);
+/* a whole FtraceEvent of @cpu's bundle: its event message is open between these */
+size_t pft_event_begin(struct pft *p, int32_t cpu, uint64_t ts, int32_t pid, uint32_t field,
+		       size_t *outer);
+void pft_event_end(struct pft *p, int32_t cpu, size_t inner, size_t outer);
+/* write what is held and @cpu's bundle out: at the end */
+void pft_finish_cpu(struct pft *p, size_t cpu);
+void pft_free_cpus(struct pft *p);
+
+/* ---- pftrace.c: packets ---- */
+/* a new packet in p->pkt, on our one sequence */
+void pft_packet_begin(struct pft *p, uint64_t ts);
+void pft_packet_end(struct pft *p);
+bool pft_nomem(const struct pft *p);
+
+#endif /* SREP_PFTRACE_H */

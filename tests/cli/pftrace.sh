@@ -1,0 +1,132 @@
+#!/bin/sh
+# schedrep convert -f pftrace, checked by the real consumer: Perfetto's trace
+# processor loads each corpus trace with scheduler data (every architecture,
+# both byte orders, file, pipe and zstd files, tracepoints and SWITCH
+# records) and its tables must say what schedrep says:
+#  - sched: one row per context switch, and per missing switch (one whose
+#    prev is not the task the CPU's last switch put there, or not idle
+#    before the CPU's first; a switch-in of a task the records left running
+#    on another CPU); per thread, the summed durations equal
+#    schedrep's running time (compare --json) to the nanosecond;
+#  - thread_state: per thread, S (with I) and D time within 1 us of
+#    schedrep's sleep_s and sleep_d;
+#  - thread and process: tid, tgid, name (the last comm) and parent process
+#    as in schedrep's task table (the lossless JSON's first line);
+#  - stats: no error or data_loss rows, except the data loss of CPUs whose
+#    LOST records the trace holds.
+# The Chrome JSON of each trace loads without errors and keeps every flow.
+. "$(dirname "$0")/lib.sh"
+set -e
+
+# beside the corpus: ../shared/tools (SREP_TRACE_PROCESSOR names another)
+TP=${SREP_TRACE_PROCESSOR:-$CORPUS_ROOT/../tools/trace_processor_shell}
+[ -x "$TP" ] || { echo "SKIP: no trace processor at $TP" >&2; exit 77; }
+"$TP" --version >/dev/null 2>&1 || { echo "SKIP: $TP does not run here (libprotobuf32?)" >&2; exit 77; }
+command -v jq >/dev/null || { echo "SKIP: jq is not installed" >&2; exit 77; }
+
+# block N of a multi-query answer (blank-line separated), header dropped, tab separated
+block() {
+	awk -v RS= -v n="$1" 'NR == n' "$TMP/tp.csv" | tail -n +2 | tr -d '"' | tr , '\t'
+}
+
+# schedrep's figures for trace $1: per tid running, S and D time; the task table
+schedrep_side() {
+	"$SREP_BIN" info --json "$1" >"$TMP/info.json"
+	"$SREP_BIN" compare -q --match pid --json "$1" "$1" >"$TMP/cmp.json"
+	jq -r '.matched[] | select((.a | length) == 1) |
+		[.a[0].tid, .metrics.cpu_time.a, .metrics.sleep_s.a, .metrics.sleep_d.a] | @tsv' \
+		"$TMP/cmp.json" | sort -k1,1 >"$TMP/srep-times"
+	"$SREP_BIN" convert -q -f json "$1" -o "$TMP/t.schedrep.json"
+	# tids the table holds once (a reused tid is two tasks; Perfetto's table is per utid)
+	head -1 "$TMP/t.schedrep.json" | jq -r '.tasks[] | select(.tid > 0) |
+		[.tid, .pid, (.comms[-1][1] // ""), .ppid] | @tsv' | sort -k1,1 >"$TMP/srep-tasks"
+	cut -f1 "$TMP/srep-tasks" | uniq -d >"$TMP/reused"
+}
+
+check_pftrace() {
+	f=$1 name=$(basename "$1")
+	last=$(jq '.time.last_ns' "$TMP/info.json")
+	switches=$(jq '.model_events.switch // 0' "$TMP/info.json")
+	"$SREP_BIN" convert -q -f pftrace "$f" -o "$TMP/t.pftrace"
+	"$TP" query "$TMP/t.pftrace" "
+select count(*) from sched;
+select t.tid, sum(case when s.dur < 0 then $last - s.ts else s.dur end)
+  from sched s join thread t using(utid) where t.tid != 0 group by t.tid;
+select t.tid,
+  sum(case when s.state in ('S', 'I') then (case when s.dur < 0 then $last - s.ts else s.dur end) else 0 end),
+  sum(case when s.state = 'D' then (case when s.dur < 0 then $last - s.ts else s.dur end) else 0 end)
+  from thread_state s join thread t using(utid) where t.tid != 0 group by t.tid;
+select t.tid, p.pid, t.name, pp.pid from thread t left join process p using(upid)
+  left join process pp on p.parent_upid = pp.upid where t.tid != 0;
+select name, idx, severity, value from stats
+  where severity in ('error', 'data_loss') and value > 0;
+select 'end'" >"$TMP/tp.csv" 2>"$TMP/tp.err" || { cat "$TMP/tp.err" >&2; fail "$name: trace processor"; }
+
+	rows=$(block 1)
+	gaps=0
+	if [ "$(jq '.events["sched:sched_switch"] // 0' "$TMP/info.json")" -gt 0 ]; then
+		# a switch whose prev is not what the CPU's last switch put there
+		# (the idle task before the first) gets the missing switch before
+		# it; a task switched in while left running on another CPU gets a
+		# switch to idle there (docs/pftrace.md)
+		gaps=$("$SREP_BIN" script "$f" | awk '/ sched:sched_switch: / {
+			cpu = $3; match($0, / prev_pid=[0-9]+/); p = substr($0, RSTART + 10, RLENGTH - 10)
+			match($0, / next_pid=[0-9]+/); n = substr($0, RSTART + 10, RLENGTH - 10)
+			was = (cpu in last) ? last[cpu] : 0; if (was != p) gaps++
+			for (c in last) if (c != cpu && n > 0 && last[c] == n) { gaps++; last[c] = 0 }
+			last[cpu] = n }
+			END { print gaps + 0 }')
+		[ "$rows" = $((switches + gaps)) ] ||
+			fail "$name: $rows sched rows for $switches switches and $gaps gaps"
+	elif [ "$(awk '$2 > 0' "$TMP/srep-times" | wc -l)" -gt 0 ]; then
+		[ "$rows" -gt 0 ] || fail "$name: no sched rows from SWITCH records"
+	else	# records without the CPU: no CPU track, no running time either side
+		[ "$rows" = 0 ] || fail "$name: $rows sched rows from switches on no known CPU"
+	fi
+
+	block 2 | sort -k1,1 | join -t "$(printf '\t')" -a1 -e0 -o 0,1.2,2.2 "$TMP/srep-times" - |
+		awk -F '\t' '$2 != $3 { print "tid " $1 ": schedrep " $2 ", perfetto " $3; bad++ }
+			END { exit bad > 0 }' >"$TMP/bad" ||
+		fail "$name: running time differs for $(wc -l <"$TMP/bad") tasks: $(head -3 "$TMP/bad")"
+
+	block 3 | sort -k1,1 | join -t "$(printf '\t')" -a1 -e0 -o 0,1.3,1.4,2.2,2.3 "$TMP/srep-times" - |
+		awk -F '\t' 'function abs(x) { return x < 0 ? -x : x }
+			abs($2 - $4) > 1000 || abs($3 - $5) > 1000 { print "tid " $1 ": S " $2 "/" $4 ", D " $3 "/" $5; bad++ }
+			END { exit bad > 0 }' >"$TMP/bad" ||
+		fail "$name: thread states differ for $(wc -l <"$TMP/bad") tasks: $(head -3 "$TMP/bad")"
+
+	block 4 | sort -k1,1 >"$TMP/tp-tasks"
+	join -t "$(printf '\t')" -a1 -e- -o 0,1.2,1.3,1.4,2.2,2.3,2.4 "$TMP/srep-tasks" "$TMP/tp-tasks" |
+		awk -F '\t' 'NR == FNR { reused[$1] = 1; next }
+			!($1 in reused) && ($2 != $5 || $3 != $6 || ($4 >= 0 && $4 != $7)) {
+				print "tid " $1 ": " $2 "/" $3 "/" $4 " vs " $5 "/" $6 "/" $7; bad++ }
+			END { exit bad > 0 }' "$TMP/reused" - >"$TMP/bad" ||
+		fail "$name: $(wc -l <"$TMP/bad") tasks differ (pid/name/ppid): $(head -3 "$TMP/bad")"
+
+	lost=$(jq '.lost.lost_events' "$TMP/info.json")
+	block 5 | awk -F '\t' -v lost="$lost" '!(lost > 0 && $1 == "ftrace_cpu_has_data_loss")' >"$TMP/bad"
+	[ ! -s "$TMP/bad" ] || fail "$name: import errors: $(head -3 "$TMP/bad")"
+	echo "$name: $rows sched rows ($switches switches, $gaps gaps), $(wc -l <"$TMP/srep-times") tasks match"
+}
+
+# the Chrome JSON: no import errors, every flow bound
+check_json() {
+	"$SREP_BIN" convert -q -f perfetto "$1" -o "$TMP/t.json"
+	flows=$(grep -c '"ph":"s"' "$TMP/t.json" || true)
+	"$TP" query "$TMP/t.json" "select count(*) from flow;
+select name from stats where severity in ('error', 'data_loss') and value > 0" \
+		>"$TMP/tp.csv" 2>"$TMP/tp.err" || { cat "$TMP/tp.err" >&2; fail "$1: trace processor on JSON"; }
+	[ "$(block 1)" = "$flows" ] || fail "$(basename "$1"): $(block 1) flows of $flows in Perfetto"
+	[ -z "$(block 2)" ] || fail "$(basename "$1"): JSON import errors: $(block 2)"
+}
+
+n=0
+for f in "$DATA"/sample-*.data "$CORPUS_ROOT"/emulated/*.data; do
+	[ -f "$f" ] || continue
+	schedrep_side "$f"
+	check_pftrace "$f"
+	check_json "$f"
+	n=$((n + 1))
+done
+[ -d "$CORPUS_ROOT/emulated" ] || part_skipped "no corpus at $CORPUS_ROOT: only tests/data traces checked"
+[ "$n" -gt 0 ] || fail "no trace checked"

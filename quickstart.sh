@@ -50,11 +50,13 @@ sample)
 	echo
 	./build/schedrep info tests/data/sample-s390x-zstd.data
 	echo
-	# the main job: a timeline of the s390x (big-endian) sample, in the build directory
+	# the main job: the s390x (big-endian) sample as Perfetto's native trace (CPU
+	# tracks, thread states), a Chrome JSON timeline and an SVG, in the build directory
+	./build/schedrep convert -f pftrace -o build/sample-s390x.pftrace tests/data/sample-s390x-zstd.data
 	./build/schedrep convert -o build/sample-s390x.json tests/data/sample-s390x-zstd.data
 	./build/schedrep convert -f svg -o build/sample-s390x.svg tests/data/sample-s390x-zstd.data
-	echo "quickstart: open $(pwd)/build/sample-s390x.json in https://ui.perfetto.dev" \
-		"(or chrome://tracing), $(pwd)/build/sample-s390x.svg in a browser"
+	echo "quickstart: open $(pwd)/build/sample-s390x.pftrace in https://ui.perfetto.dev" \
+		"(the .json there or in chrome://tracing), $(pwd)/build/sample-s390x.svg in a browser"
 	;;
 test)
 	need_packages $BUILD_DEPS $TEST_DEPS

@@ -5,4 +5,5 @@ noinst_LTLIBRARIES += %reldir%/libformats.la
 %canon_reldir%_libformats_la_SOURCES = %reldir%/exporter.h %reldir%/exporter.c \
 	%reldir%/emit.h %reldir%/emit.c %reldir%/timeline.h %reldir%/timeline.c \
 	%reldir%/perfetto.c %reldir%/json.c %reldir%/svg.c \
-	%reldir%/framecache.h %reldir%/framecache.c
+	%reldir%/framecache.h %reldir%/framecache.c \
+	%reldir%/palette.c

@@ -296,6 +296,12 @@ void tl_event(struct timeline *tl, const struct srep_event *ev)
 		t = tl_task(tl, ev->u.exit.tid, ev->u.exit.pid);
 		if (t)
 			t->exited = true;
+		/*
+		 * Per-task SWITCH records say no CPU, and the task's events are
+		 * closed before its last switch-out: nothing else ends its run.
+		 */
+		if (t && t->state == TL_RUNNING && t->cpu < 0)
+			task_close(tl, t, ev->time);
 		break;
 	default:
 		break;

@@ -12,7 +12,8 @@
  * each task and CPU is kept: memory grows with tasks and CPUs, not events.
  * Times never go backwards within a task or CPU (late events are clamped).
  * A task that another one replaces on its CPU without a switch-out stops
- * running there (its state unknown until its next event).
+ * running there (its state unknown until its next event); so does one that
+ * exits running on no known CPU (per-task SWITCH records).
  */
 #ifndef SREP_TIMELINE_H
 #define SREP_TIMELINE_H

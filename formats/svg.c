@@ -130,13 +130,13 @@ static void task_name(const struct svg *g, const struct lane *l, char *buf, size
 static void flush_cpu_run(struct svg *g, struct lane *l)
 {
 	struct lane *t = task_lane(g, l->run_tid);
-	char colour[SREP_EXPORT_COLOUR_SIZE], name[SREP_EXPORT_LABEL_MAX + 16];
+	char colour[SREP_EXPORT_COLOUR_SIZE] = NO_LANE_COLOUR, name[SREP_EXPORT_LABEL_MAX + 16];
 	struct emit *e = &g->out;
 
 	if (t)
 		srep_export_colour((size_t)(t - g->lanes) - g->nr_cpus, colour);
 	emit_lit(e, "\" fill=\"");
-	emit_cstr(e, t ? colour : NO_LANE_COLOUR);
+	emit_cstr(e, colour);
 	emit_lit(e, "\"><title>");
 	if (t)
 		task_name(g, t, name, sizeof(name));

@@ -103,4 +103,12 @@ bool srep_export_has_tid(const struct srep_selection *sel, int32_t tid);
 void srep_export_task_label(const struct srep_task *t, char *buf, size_t size);
 #define SREP_EXPORT_LABEL_MAX (4 * SREP_COMM_MAX + 32)
 
+/*
+ * The colour of the i-th task of a listing, "#rrggbb" (formats/palette.c):
+ * neighbours in the listing get clearly different colours, the same i
+ * always the same one. The SVG timeline and the compare HTML report share it.
+ */
+#define SREP_EXPORT_COLOUR_SIZE 8
+void srep_export_colour(size_t i, char buf[SREP_EXPORT_COLOUR_SIZE]);
+
 #endif /* SREP_EXPORTER_H */

@@ -7,4 +7,5 @@ noinst_LTLIBRARIES += %reldir%/libformats.la
 	%reldir%/perfetto.c %reldir%/json.c %reldir%/svg.c \
 	%reldir%/pbwire.h %reldir%/pbwire.c %reldir%/pftrace.h %reldir%/pftrace.c \
 	%reldir%/pftrace-cpu.c \
-	%reldir%/framecache.h %reldir%/framecache.c
+	%reldir%/framecache.h %reldir%/framecache.c \
+	%reldir%/palette.c

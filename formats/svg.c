@@ -10,6 +10,8 @@
  * most plot_w rectangles however long the trace, and the state kept is one
  * column's sums per lane. Lanes come from the task table (the exporter asks
  * for a prescan), so rectangles are written as soon as they are known.
+ * A CPU lane's column shows the task that ran there most, in that task's
+ * colour (the palette's colour of its lane's rank, shown beside its name).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,17 +28,29 @@
 #define TOP		84	/* title, legend and axis above the lanes */
 #define LANE_H		12
 #define BAR_H		10
-#define BOTTOM		24
+#define BOTTOM		24	/* the axis again below the lanes */
+#define WHO_MAX		4	/* tasks summed per CPU column; more: the least one is forgotten */
+#define SWATCH_X	(LABEL_W - 12)	/* a task's colour, right of its name */
+#define NAMES_W		(SWATCH_X - 4)	/* names are clipped there */
+#define NO_LANE_COLOUR	"#888888"	/* a task without a lane on a CPU lane */
 
 /* what a column shows; the order breaks ties (running wins) */
 enum col_state { C_NONE = 0, C_SLEEP, C_BLOCKED, C_RUNNABLE, C_RUNNING, C_NR };
 static const char col_class[C_NR] = { 0, 'S', 'D', 'W', 'R' };
 
+struct who {				/* a CPU column: ns that a task ran there */
+	int32_t tid;
+	double ns;
+};
+
 struct lane {
 	int32_t col;			/* column being summed, -1 none yet */
 	double acc[C_NR];		/* ns per state in that column */
+	struct who who[WHO_MAX];	/* CPU lanes: the same time, per task */
 	int32_t run_start, run_end;	/* columns [start, end) of the pending rectangle */
 	enum col_state run_state;
+	int32_t run_tid;		/* CPU lanes: whose rectangle; 0 on task lanes */
+	const struct srep_task *task;	/* task lanes: whose */
 	int y;
 };
 
@@ -109,6 +123,29 @@ static int32_t col_of(const struct svg *g, double t, bool end)
 	return col >= g->plot_w ? g->plot_w - 1 : col;
 }
 
+static struct lane *task_lane(struct svg *g, int32_t tid);
+static void task_name(const struct svg *g, const struct lane *l, char *buf, size_t size);
+
+/* a CPU lane's rectangle: in the colour of the task, named in its tooltip */
+static void flush_cpu_run(struct svg *g, struct lane *l)
+{
+	struct lane *t = task_lane(g, l->run_tid);
+	char colour[SREP_EXPORT_COLOUR_SIZE] = NO_LANE_COLOUR, name[SREP_EXPORT_LABEL_MAX + 16];
+	struct emit *e = &g->out;
+
+	if (t)
+		srep_export_colour((size_t)(t - g->lanes) - g->nr_cpus, colour);
+	emit_lit(e, "\" fill=\"");
+	emit_cstr(e, colour);
+	emit_lit(e, "\"><title>");
+	if (t)
+		task_name(g, t, name, sizeof(name));
+	else
+		snprintf(name, sizeof(name), "tid %d", l->run_tid);
+	emit_xml_str(e, name, strlen(name));
+	emit_lit(e, "</title></rect>\n");
+}
+
 static void flush_run(struct svg *g, struct lane *l)
 {
 	struct emit *e = &g->out;
@@ -116,22 +153,27 @@ static void flush_run(struct svg *g, struct lane *l)
 	if (l->run_state == C_NONE || l->run_end <= l->run_start)
 		return;
 	emit_lit(e, "<rect class=\"");
-	emit_char(e, col_class[l->run_state]);
+	emit_char(e, l->run_tid ? 'C' : col_class[l->run_state]);
 	emit_lit(e, "\" x=\"");
 	emit_u64(e, (uint64_t)(LABEL_W + l->run_start));
 	emit_lit(e, "\" y=\"");
 	emit_u64(e, (uint64_t)l->y);
 	emit_lit(e, "\" width=\"");
 	emit_u64(e, (uint64_t)(l->run_end - l->run_start));
-	emit_lit(e, "\" height=\"10\"/>\n");
+	emit_lit(e, "\" height=\"10");
+	if (l->run_tid)
+		flush_cpu_run(g, l);
+	else
+		emit_lit(e, "\"/>\n");
 }
 
-/* columns [c0, c1) show 'st': grow the pending rectangle or start another */
-static void paint(struct svg *g, struct lane *l, int32_t c0, int32_t c1, enum col_state st)
+/* columns [c0, c1) show 'st' (a CPU lane: task 'tid' ran): grow the pending rectangle or start one */
+static void paint(struct svg *g, struct lane *l, int32_t c0, int32_t c1, enum col_state st,
+		  int32_t tid)
 {
 	if (c1 <= c0)
 		return;
-	if (st == l->run_state && l->run_end == c0) {
+	if (st == l->run_state && tid == l->run_tid && l->run_end == c0) {
 		l->run_end = c1;
 		return;
 	}
@@ -139,6 +181,38 @@ static void paint(struct svg *g, struct lane *l, int32_t c0, int32_t c1, enum co
 	l->run_start = c0;
 	l->run_end = c1;
 	l->run_state = st;
+	l->run_tid = tid;
+}
+
+/* a CPU column: 'tid' ran 'ns' more (with more than WHO_MAX tasks the least one is dropped) */
+static void who_add(struct lane *l, int32_t tid, double ns)
+{
+	size_t i, least = 0;
+
+	for (i = 0; i < WHO_MAX && l->who[i].tid != tid; i++)
+		least = l->who[i].ns < l->who[least].ns ? i : least;
+	if (i == WHO_MAX) {
+		i = least;
+		l->who[i] = (struct who){ tid, 0 };
+	}
+	l->who[i].ns += ns;
+}
+
+/* the task that ran most in the column; 0 on task lanes */
+static int32_t who_most(const struct lane *l)
+{
+	size_t i, best = 0;
+
+	for (i = 1; i < WHO_MAX; i++)
+		best = l->who[i].ns > l->who[best].ns ? i : best;
+	return l->who[best].tid;
+}
+
+static void acc_add(struct lane *l, enum col_state st, int32_t tid, double ns)
+{
+	l->acc[st] += ns;
+	if (tid)
+		who_add(l, tid, ns);
 }
 
 /* the column being summed is complete: its state is the one that took most of it */
@@ -156,16 +230,19 @@ static void close_col(struct svg *g, struct lane *l)
 	}
 	if (g->col_ns - busy > l->acc[best])
 		best = C_NONE;		/* mostly not shown: idle, or not yet seen */
-	paint(g, l, l->col, l->col + 1, best);
+	paint(g, l, l->col, l->col + 1, best, best == C_NONE ? 0 : who_most(l));
 	memset(l->acc, 0, sizeof(l->acc));
+	memset(l->who, 0, sizeof(l->who));
 	l->col = -1;
 }
 
 /*
- * [a, b) of the lane was spent in 'st' (intervals come in time order).
- * Sums are kept in double ns from t0: columns may be narrower than 1 ns.
+ * [a, b) of the lane was spent in 'st' (intervals come in time order), on a
+ * CPU lane by task 'tid' (0 on task lanes). Sums are kept in double ns
+ * from t0: columns may be narrower than 1 ns.
  */
-static void lane_add(struct svg *g, struct lane *l, uint64_t a, uint64_t b, enum col_state st)
+static void lane_add(struct svg *g, struct lane *l, uint64_t a, uint64_t b, enum col_state st,
+		     int32_t tid)
 {
 	double ra, rb;
 	int32_t ca, cb;
@@ -183,14 +260,14 @@ static void lane_add(struct svg *g, struct lane *l, uint64_t a, uint64_t b, enum
 		l->col = ca;
 	}
 	if (ca == cb) {
-		l->acc[st] += rb - ra;
+		acc_add(l, st, tid, rb - ra);
 		return;
 	}
-	l->acc[st] += (ca + 1) * g->col_ns - ra;
+	acc_add(l, st, tid, (ca + 1) * g->col_ns - ra);
 	close_col(g, l);
-	paint(g, l, ca + 1, cb, st);		/* whole columns in between */
+	paint(g, l, ca + 1, cb, st, tid);	/* whole columns in between */
 	l->col = cb;
-	l->acc[st] += rb - cb * g->col_ns;
+	acc_add(l, st, tid, rb - cb * g->col_ns);
 }
 
 /* ---- the timeline's intervals ---- */
@@ -223,7 +300,7 @@ static void on_task(void *arg, const struct tl_task *t, uint64_t end)
 	case TL_RUNNABLE:	st = C_RUNNABLE; break;
 	default:		st = t->letter == 'D' ? C_BLOCKED : C_SLEEP; break;
 	}
-	lane_add(g, l, t->since, end, st);
+	lane_add(g, l, t->since, end, st, 0);
 }
 
 static void on_cpu(void *arg, int32_t cpu, const struct tl_cpu *c, uint64_t end)
@@ -231,7 +308,7 @@ static void on_cpu(void *arg, int32_t cpu, const struct tl_cpu *c, uint64_t end)
 	struct svg *g = arg;
 
 	if (cpu >= 0 && (size_t)cpu < g->nr_cpus)
-		lane_add(g, &g->lanes[cpu], c->since, end, C_RUNNING);
+		lane_add(g, &g->lanes[cpu], c->since, end, C_RUNNING, c->tid);
 }
 
 static const struct tl_hooks svg_hooks = { on_task, on_cpu, NULL };
@@ -316,24 +393,32 @@ static void text(struct svg *g, int x, int y, const char *attrs, const char *s)
 	emit_lit(e, "</text>\n");
 }
 
+/*
+ * The task count is convert's (the selected tasks, else the task table);
+ * the lanes are those of them seen within the span, when fewer.
+ */
 static void title(struct svg *g)
 {
 	const struct srep_meta *m = srep_session__meta(g->ctx->session);
-	char line[512];
+	size_t tasks = g->ctx->sel ? srep_selection__nr_tasks(g->ctx->sel) :
+			srep_session__nr_tasks(g->ctx->session);
+	char line[512], lanes[64] = "";
 
-	snprintf(line, sizeof(line), "%s%s%s, kernel %s, host %s: %zu CPUs, %zu tasks, "
+	if (g->nr_lanes - g->nr_cpus != tasks)
+		snprintf(lanes, sizeof(lanes), " (%zu seen in this span, a lane each)",
+			 g->nr_lanes - g->nr_cpus);
+	snprintf(line, sizeof(line), "%s%s%s, kernel %s, host %s: %zu CPUs, %zu tasks%s, "
 		 "%.6f s from @%.6f (perf clock)", m->arch ? m->arch : "unknown arch",
 		 m->big_endian ? " big-endian" : "", m->word_size == 4 ? " 32-bit" : "",
 		 m->osrelease ? m->osrelease : "unknown", m->hostname ? m->hostname : "unknown",
-		 g->nr_cpus, g->nr_lanes - g->nr_cpus, (double)(g->t1 - g->t0) / 1e9,
-		 (double)g->t0 / 1e9);
+		 g->nr_cpus, tasks, lanes, (double)(g->t1 - g->t0) / 1e9, (double)g->t0 / 1e9);
 	text(g, 8, 18, " font-size=\"13\"", line);
 }
 
 static void legend(struct svg *g)
 {
 	static const char *const names[] = { "", "sleeping (S)", "blocked (D)", "runnable",
-					     "running; CPU lanes: busy" };
+					     "running" };
 	struct emit *e = &g->out;
 	enum col_state s;
 	int x = LABEL_W;
@@ -347,6 +432,7 @@ static void legend(struct svg *g)
 		text(g, x + 14, 39, "", names[s]);
 		x += 40 + 6 * (int)strlen(names[s]);
 	}
+	text(g, x, 39, "", "CPU lanes: the task that ran most, in the colour beside its name");
 }
 
 /* ticks every 1, 2 or 5 x 10^k ns, about ten of them, labelled from the trace start */
@@ -374,6 +460,8 @@ static void axis(struct svg *g)
 		snprintf(label, sizeof(label), "+%.*f s", decimals < 0 ? 0 : decimals,
 			 (double)(t - g->ctx->trace_start) / 1e9);
 		text(g, x + 2, 62, "", label);
+		/* again below: a tall picture scrolls the top one away */
+		text(g, x + 2, TOP + (int)(g->nr_lanes * LANE_H) + 14, " class=\"b\"", label);
 	}
 }
 
@@ -397,9 +485,10 @@ static void lane_label(struct svg *g, size_t i, const char *name)
 	text(g, 4, g->lanes[i].y + BAR_H - 1, " class=\"n\"", name);
 }
 
-/* the lanes: one per CPU the trace says it had, then one per task (in 'tasks') */
-static int make_lanes(struct svg *g, const struct srep_task ***tasks)
+/* the lanes: one per CPU the trace says it had, then one per task */
+static int make_lanes(struct svg *g)
 {
+	const struct srep_task **tasks;
 	const struct srep_meta *m = srep_session__meta(g->ctx->session);
 	int32_t cpus = m->nr_cpus_avail > m->nr_cpus_online ? m->nr_cpus_avail : m->nr_cpus_online;
 	size_t n, i;
@@ -409,35 +498,76 @@ static int make_lanes(struct svg *g, const struct srep_task ***tasks)
 		cpus = srep_session__max_cpu(g->ctx->session) + 1;
 
 	g->nr_cpus = cpus > 0 ? (size_t)cpus : 0;
-	*tasks = lane_tasks(g, &n);
+	tasks = lane_tasks(g, &n);
 	g->lanes = calloc(g->nr_cpus + n + 1, sizeof(*g->lanes));
 	g->tids = calloc(n + 1, sizeof(*g->tids));
-	if (!*tasks || !g->lanes || !g->tids)
+	if (!tasks || !g->lanes || !g->tids) {
+		free(tasks);
 		return -1;
+	}
 	g->nr_lanes = g->nr_cpus + n;
 	for (i = 0; i < g->nr_lanes; i++)
-		g->lanes[i] = (struct lane){ .col = -1, .y = TOP + (int)i * LANE_H };
+		g->lanes[i] = (struct lane){ .col = -1, .y = TOP + (int)i * LANE_H,
+					     .task = i < g->nr_cpus ? NULL : tasks[i - g->nr_cpus] };
 	for (i = 0; i < n; i++)
-		g->tids[i] = (struct lane_of){ srep_task__tid((*tasks)[i]), g->nr_cpus + i };
+		g->tids[i] = (struct lane_of){ srep_task__tid(tasks[i]), g->nr_cpus + i };
 	g->nr_tids = n;
 	qsort(g->tids, n, sizeof(*g->tids), cmp_lane_of);
+	free(tasks);
 	return 0;
 }
 
-static void lane_labels(struct svg *g, const struct srep_task **tasks)
+/*
+ * A task lane's name: its comms from the task table, else the last one its
+ * events gave, then its tid; "tid N" when nothing named it.
+ */
+static void task_name(const struct svg *g, const struct lane *l, char *buf, size_t size)
 {
-	char label[SREP_EXPORT_LABEL_MAX + 16], name[SREP_EXPORT_LABEL_MAX];
+	char name[SREP_EXPORT_LABEL_MAX];
+	int32_t tid = srep_task__tid(l->task);
+	const struct tl_task *t;
+
+	srep_export_task_label(l->task, name, sizeof(name));
+	t = name[0] ? NULL : tl_find(&g->tl, tid);
+	if (t && t->comm[0])
+		snprintf(name, sizeof(name), "%s", t->comm);
+	if (name[0])
+		snprintf(buf, size, "%s (%d)", name, tid);
+	else
+		snprintf(buf, size, "tid %d", tid);
+}
+
+/* the task's colour on the CPU lanes, right of its name */
+static void swatch(struct svg *g, size_t i)
+{
+	char colour[SREP_EXPORT_COLOUR_SIZE];
+	struct emit *e = &g->out;
+
+	srep_export_colour(i - g->nr_cpus, colour);
+	emit_lit(e, "<rect x=\"");
+	emit_u64(e, SWATCH_X);
+	emit_lit(e, "\" y=\"");
+	emit_u64(e, (uint64_t)g->lanes[i].y + 1);
+	emit_lit(e, "\" width=\"8\" height=\"8\" fill=\"");
+	emit_cstr(e, colour);
+	emit_lit(e, "\"/>\n");
+}
+
+/* names last: the events may have named tasks the task table did not */
+static void lane_labels(struct svg *g)
+{
+	char label[SREP_EXPORT_LABEL_MAX + 16];
 	size_t i;
 
-	stripes(g);
+	for (i = g->nr_cpus; i < g->nr_lanes; i++)
+		swatch(g, i);
 	emit_lit(&g->out, "<g clip-path=\"url(#names)\">\n");
 	for (i = 0; i < g->nr_cpus; i++) {
 		snprintf(label, sizeof(label), "CPU %zu", i);
 		lane_label(g, i, label);
 	}
 	for (i = g->nr_cpus; i < g->nr_lanes; i++) {
-		srep_export_task_label(tasks[i - g->nr_cpus], name, sizeof(name));
-		snprintf(label, sizeof(label), "%s (%d)", name, srep_task__tid(tasks[i - g->nr_cpus]));
+		task_name(g, &g->lanes[i], label, sizeof(label));
 		lane_label(g, i, label);
 	}
 	emit_lit(&g->out, "</g>\n");
@@ -455,14 +585,15 @@ static void head(struct svg *g)
 	emit_lit(e, "\" font-family=\"sans-serif\" font-size=\"10\">\n<title>schedrep timeline</title>\n"
 		 "<style>.R{fill:#2e7d32}.W{fill:#f9a825}.S{fill:#90caf9}.D{fill:#c62828}"
 		 ".z{fill:#f4f4f4}.a{stroke:#ccc;stroke-width:1}.n{fill:#222}</style>\n"
-		 "<clipPath id=\"names\"><rect width=\"236\" height=\"100%\"/></clipPath>\n"
+		 "<clipPath id=\"names\"><rect width=\"");
+	emit_u64(e, NAMES_W);
+	emit_lit(e, "\" height=\"100%\"/></clipPath>\n"
 		 "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
 }
 
 static int svg_begin(void **state, const struct srep_export_ctx *ctx, struct srep_error *err)
 {
 	struct svg *g = calloc(1, sizeof(*g));
-	const struct srep_task **tasks = NULL;
 
 	*state = g;
 	if (!g || emit_init(&g->out, ctx->out))
@@ -472,13 +603,10 @@ static int svg_begin(void **state, const struct srep_export_ctx *ctx, struct sre
 	g->plot_w = g->width - LABEL_W - RIGHT;
 	tl_init(&g->tl, ctx, &svg_hooks, g);
 	span(g);
-	if (make_lanes(g, &tasks)) {
-		free(tasks);
+	if (make_lanes(g))
 		return srep_error__set(err, SREP_E_NOMEM, "no memory for the lanes");
-	}
 	head(g);
-	lane_labels(g, tasks);
-	free(tasks);
+	stripes(g);
 	title(g);
 	legend(g);
 	axis(g);
@@ -495,6 +623,7 @@ static int svg_end(void *state, struct srep_error *err)
 		close_col(g, &g->lanes[i]);
 		flush_run(g, &g->lanes[i]);
 	}
+	lane_labels(g);
 	emit_lit(&g->out, "</svg>\n");
 	if (g->tl.nomem)
 		return srep_error__set(err, SREP_E_NOMEM, "no memory for the timeline state");

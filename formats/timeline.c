@@ -69,6 +69,16 @@ static int32_t pid_for(const struct timeline *tl, int32_t tid, int32_t hint)
 	return t && srep_task__pid(t) >= 0 ? srep_task__pid(t) : tid;
 }
 
+const struct tl_task *tl_find(const struct timeline *tl, int32_t tid)
+{
+	const struct tl_task *t;
+
+	if (!tl->nr_slots)
+		return NULL;
+	t = &tl->tasks[slot_of(tl, tid)];
+	return t->tid == tid ? t : NULL;
+}
+
 struct tl_task *tl_task(struct timeline *tl, int32_t tid, int32_t pid_hint)
 {
 	struct tl_task *t;
@@ -156,6 +166,21 @@ static void cpu_close(struct timeline *tl, struct tl_cpu *c, int32_t cpu_nr, uin
 	c->since = end;
 }
 
+/*
+ * The CPU's task leaves it without a switch-out (lost, or not recorded):
+ * another task runs there now, so its run ends here too, in a state not
+ * known until its next event (else it would run on for seconds, on a CPU
+ * busy with others).
+ */
+static void evict(struct timeline *tl, struct tl_cpu *c, int32_t cpu_nr, uint64_t time)
+{
+	struct tl_task *t = c->tid > 0 ? (struct tl_task *)tl_find(tl, c->tid) : NULL;
+
+	cpu_close(tl, c, cpu_nr, time);
+	if (t && t->state == TL_RUNNING && t->cpu == cpu_nr)
+		task_close(tl, t, time);
+}
+
 /* ---- scheduling ---- */
 
 /* 'tid' starts running on 'cpu_nr' */
@@ -165,8 +190,10 @@ static void run_on(struct timeline *tl, int32_t cpu_nr, int32_t tid, int32_t pid
 	struct tl_cpu *c = cpu(tl, cpu_nr);
 	struct tl_task *t = tl_task(tl, tid, pid);
 
-	if (c && c->tid != -1)
-		cpu_close(tl, c, cpu_nr, time);	/* its switch-out was not recorded */
+	if (c && c->tid != -1 && c->tid != tid)
+		evict(tl, c, cpu_nr, time);
+	else if (c && c->tid != -1)
+		cpu_close(tl, c, cpu_nr, time);	/* switched in again, no switch-out between */
 	if (!t)
 		return;
 	if (t->state == TL_RUNNING && t->cpu != cpu_nr && t->cpu >= 0 &&
@@ -191,7 +218,9 @@ static void stop(struct timeline *tl, const struct srep_event *ev, char state)
 	struct tl_cpu *c = cpu(tl, ev->cpu);
 	struct tl_task *t = tl_task(tl, ev->u.sw.prev_tid, ev->u.sw.prev_pid);
 
-	if (c && c->tid != -1)
+	if (c && c->tid != -1 && c->tid != ev->u.sw.prev_tid)
+		evict(tl, c, ev->cpu, ev->time);
+	else if (c && c->tid != -1)
 		cpu_close(tl, c, ev->cpu, ev->time);
 	if (!t)
 		return;
@@ -267,6 +296,12 @@ void tl_event(struct timeline *tl, const struct srep_event *ev)
 		t = tl_task(tl, ev->u.exit.tid, ev->u.exit.pid);
 		if (t)
 			t->exited = true;
+		/*
+		 * Per-task SWITCH records say no CPU, and the task's events are
+		 * closed before its last switch-out: nothing else ends its run.
+		 */
+		if (t && t->state == TL_RUNNING && t->cpu < 0)
+			task_close(tl, t, ev->time);
 		break;
 	default:
 		break;

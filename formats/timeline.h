@@ -11,6 +11,9 @@
  * switch-out, when the export context has a symbolizer). Only the open interval of
  * each task and CPU is kept: memory grows with tasks and CPUs, not events.
  * Times never go backwards within a task or CPU (late events are clamped).
+ * A task that another one replaces on its CPU without a switch-out stops
+ * running there (its state unknown until its next event); so does one that
+ * exits running on no known CPU (per-task SWITCH records).
  */
 #ifndef SREP_TIMELINE_H
 #define SREP_TIMELINE_H
@@ -71,6 +74,8 @@ void tl_free(struct timeline *tl);
 void tl_event(struct timeline *tl, const struct srep_event *ev);
 /* a selected task's state, made at first sight; NULL for the idle task, unselected ones, ENOMEM */
 struct tl_task *tl_task(struct timeline *tl, int32_t tid, int32_t pid_hint);
+/* a task's state if it has one (never made here) */
+const struct tl_task *tl_find(const struct timeline *tl, int32_t tid);
 /* end every open interval at 'end' */
 void tl_finish(struct timeline *tl, uint64_t end);
 /* the tasks, by process then thread (malloc'd; NULL on ENOMEM) */

@@ -38,6 +38,7 @@ UNIT_TESTS = tests/lib/check_fixture \
 	tests/formats/check_emit tests/formats/check_fmt_perfetto tests/formats/check_fmt_pftrace \
 	tests/formats/check_fmt_json \
 	tests/formats/check_fmt_svg tests/formats/check_fmt_criu tests/formats/check_fmt_rtapp \
+	tests/formats/check_palette \
 	tests/replay/check_replay_plan tests/replay/check_replay_run \
 	tests/replay/check_replay_report \
 	tests/record/check_record_util tests/record/check_record_perfdata \

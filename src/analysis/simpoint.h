@@ -24,6 +24,7 @@ struct srep_simpoint {
 	uint64_t last_time;		/* of the previous sample */
 	bool started;
 	uint64_t open_time;		/* where the open interval starts */
+	double open_samples;		/* samples in the open interval */
 	/* dimension names, interned through an open-addressing table */
 	char **names;
 	size_t nr_names, cap_names;
@@ -62,12 +63,16 @@ static inline double sp_rand_unit(uint64_t *state)
 	return (double)(sp_rand_next(state) >> 11) * (1.0 / 9007199254740992.0);
 }
 
-/* a k-means problem: n points of d dimensions (row-major), weights summing to 1 */
+/*
+ * A k-means problem: n points of d dimensions (row-major), weights summing
+ * to 1, and the least variance the BIC may assume (0: none)
+ */
 struct sp_data {
 	const double *x;
 	const double *w;
 	size_t n;
 	unsigned d;
+	double floor;
 };
 
 /* a clustering: k centres, their weights, each point's label */
@@ -77,7 +82,7 @@ struct sp_fit {
 	double *cw;			/* [k] */
 	int *labels;			/* [n] */
 	double bic;
-	double *sum;			/* [k * d]: scratch for the means */
+	double *sum;			/* [max(k * d, n)]: scratch */
 };
 
 /* allocate a fit for k clusters; 0 or -1 */

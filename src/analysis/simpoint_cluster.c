@@ -71,6 +71,39 @@ static void project(const struct srep_simpoint *sp, const double *proj, unsigned
 	}
 }
 
+/*
+ * The variance sampling alone puts into a projected coordinate. An
+ * interval's vector is its N samples' shares: share j varies by
+ * p(1-p)/(N-1) around the true one (binomial, estimated from the shares
+ * seen), and coordinate c sums them weighted by proj[j][c]^2 (the small
+ * covariances of a multinomial left out). Averaged over intervals and
+ * coordinates. SimPoint's BIC, made for exact basic-block vectors, takes
+ * any lower distortion as a better fit; with sampled vectors, intervals
+ * of one phase differ by this noise (many are even identical, a few
+ * samples apart), and splitting the phase along it scores better without
+ * being a phase: the floor stops that.
+ */
+static double noise_floor(const struct srep_simpoint *sp, const double *proj, unsigned dims)
+{
+	const struct srep_simpoint_interval *iv;
+	double acc = 0, sum, p, row;
+	size_t i, j;
+	unsigned c;
+
+	for (i = 0; i < sp->nr_iv; i++) {
+		iv = &sp->iv[i].pub;
+		for (sum = 0, j = 0; j < iv->nr_dims; j++)
+			sum += iv->counts[j];
+		for (j = 0; j < iv->nr_dims && iv->samples > 1; j++) {
+			p = iv->counts[j] / sum;
+			for (row = 0, c = 0; c < dims; c++)
+				row += proj[(size_t)iv->dims[j] * dims + c] * proj[(size_t)iv->dims[j] * dims + c];
+			acc += row * p * (1 - p) / (iv->samples - 1);
+		}
+	}
+	return acc / ((double)sp->nr_iv * dims);
+}
+
 /* the seed of start @init for @k: distinct streams from one user seed */
 static uint64_t init_seed(uint64_t seed, unsigned k, unsigned init)
 {
@@ -175,10 +208,13 @@ static int pick_points(struct srep_simpoint *sp, const struct sp_data *data, con
 static int run(struct srep_simpoint *sp, const struct srep_simpoint_opts *o, double *x, double *w,
 	       struct sp_fit *fits, struct srep_simpoint_result *r)
 {
-	struct sp_data data = { x, w, sp->nr_iv, o->dims };
+	struct sp_data data = { x, w, sp->nr_iv, o->dims, 0 };
 	unsigned k;
 
 	project(sp, r->projection, o->dims, x, w);
+	if (!o->exact_bic)
+		data.floor = noise_floor(sp, r->projection, o->dims);
+	r->noise_floor = data.floor;
 	if (fit_all(&data, o, fits))
 		return -1;
 	for (k = 0; k < o->max_k; k++)

@@ -197,12 +197,14 @@ static int close_interval(struct srep_simpoint *sp, uint64_t next_time)
 	memcpy(iv->threads, sp->tids, sp->nr_tids * sizeof(*iv->threads));
 	iv->pub = (struct srep_simpoint_interval){
 		.start = sp->nr_iv * sp->interval, .end = sp->pos, .time_ns = sp->open_time,
+		.samples = sp->open_samples,
 		.threads = iv->threads, .nr_threads = sp->nr_tids,
 		.dims = iv->dims, .counts = iv->counts, .nr_dims = n, .cluster = -1,
 	};
 	sp->nr_iv++;
 	sp->nr_touched = sp->nr_tids = 0;
 	sp->open_time = next_time;
+	sp->open_samples = 0;
 	return 0;
 }
 
@@ -223,6 +225,7 @@ int srep_simpoint__add(struct srep_simpoint *sp, uint64_t time, int32_t tid, uin
 		if (add_count(sp, (uint32_t)dim, (double)take))
 			return srep_error__set(err, SREP_E_NOMEM, "no memory for interval vectors");
 		sp->pos += take;
+		sp->open_samples += (double)take / (double)period;
 		left -= take;
 		if (take < room)
 			break;

@@ -17,7 +17,9 @@ int sp_fit_alloc(struct sp_fit *f, const struct sp_data *data, unsigned k)
 	f->centres = calloc((size_t)k * data->d, sizeof(*f->centres));
 	f->cw = calloc(k, sizeof(*f->cw));
 	f->labels = calloc(data->n, sizeof(*f->labels));
-	f->sum = calloc((size_t)k * data->d, sizeof(*f->sum));
+	/* scratch for the means, and for the distances while starting */
+	f->sum = calloc((size_t)k * data->d > data->n ? (size_t)k * data->d : data->n,
+			sizeof(*f->sum));
 	if (f->centres && f->cw && f->labels && f->sum)
 		return 0;
 	sp_fit_free(f);
@@ -45,22 +47,38 @@ double sp_dist2(const double *a, const double *b, unsigned d)
 	return s;
 }
 
-/* k distinct points drawn at random as the first centres (SimPoint's "samp") */
+/*
+ * The first centres by k-means++ (Arthur and Vassilvitskii): one point at
+ * random, then each next one drawn with probability proportional to its
+ * squared distance to the nearest centre so far. SimPoint draws all k
+ * uniformly; this start lands in a better optimum far more often, which
+ * steadies the BIC curve k chooses from. The scratch holds each point's
+ * distance to its nearest centre meanwhile.
+ */
 static void init_centres(const struct sp_data *data, struct sp_fit *f, uint64_t seed)
 {
+	double *dist = f->sum, total, r, d;
 	uint64_t state = seed;
-	size_t i, j, t;
+	size_t i, pick = (size_t)(sp_rand_next(&state) % data->n);
+	unsigned c;
 
-	/* a partial Fisher-Yates shuffle of the indices, held in the labels */
-	for (i = 0; i < data->n; i++)
-		f->labels[i] = (int)i;
-	for (i = 0; i < f->k; i++) {
-		j = i + (size_t)(sp_rand_next(&state) % (data->n - i));
-		t = (size_t)f->labels[i];
-		f->labels[i] = f->labels[j];
-		f->labels[j] = (int)t;
-		memcpy(f->centres + i * data->d, data->x + (size_t)f->labels[i] * data->d,
+	for (c = 0; c < f->k; c++) {
+		memcpy(f->centres + (size_t)c * data->d, data->x + pick * data->d,
 		       data->d * sizeof(double));
+		for (total = 0, i = 0; i < data->n; i++) {
+			d = sp_dist2(data->x + i * data->d, f->centres + (size_t)c * data->d, data->d);
+			dist[i] = !c || d < dist[i] ? d : dist[i];
+			total += dist[i] * data->w[i];
+		}
+		r = sp_rand_unit(&state) * total;
+		for (pick = 0, i = 0; i < data->n && total > 0; i++) {
+			pick = i;
+			r -= dist[i] * data->w[i];
+			if (r < 0)
+				break;
+		}
+		if (total <= 0)	/* every point is a centre already: any will do */
+			pick = (size_t)(sp_rand_next(&state) % data->n);
 	}
 }
 
@@ -127,8 +145,9 @@ static double bic(const struct sp_data *data, const struct sp_fit *f)
 	}
 	dist /= wsum / (double)data->n;
 	/* identical points fit exactly: a floor keeps the score finite, so that
-	   the threshold between the worst and the best k stays a number */
-	sigma2 = fmax(dist / ((double)data->d * (double)data->n), 1e-300);
+	   the threshold between the worst and the best k stays a number; the
+	   sampling noise floor (simpoint_cluster.c) is the usual one */
+	sigma2 = fmax(dist / ((double)data->d * (double)data->n), fmax(data->floor, 1e-300));
 	like = -(double)data->d * (log(2.0 * M_PI * sigma2) + 1.0) / 2.0 - log(wsum);
 	for (i = 0; i < data->n; i++)
 		if (f->cw[f->labels[i]] > 0)

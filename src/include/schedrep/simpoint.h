@@ -55,6 +55,7 @@ struct srep_simpoint;
 struct srep_simpoint_interval {
 	uint64_t start, end;
 	uint64_t time_ns;		/* trace time where it starts (interpolated) */
+	double samples;			/* samples in it (a split sample counts in part) */
 	const int32_t *threads;		/* tids that ran in it, ascending */
 	size_t nr_threads;
 	const uint32_t *dims;		/* its vector: dimension ids, ascending, */
@@ -102,12 +103,15 @@ SREP_API uint64_t srep_simpoint__total(const struct srep_simpoint *sp);
  *	span from the worst to the best score (SimPoint's rule; 0.9)
  * @seed: seeds the projection and the initialisations
  * @inits, @iters, @dims: 0 for the defaults above
+ * @exact_bic: score as SimPoint 3.2 does, without the sampling-noise floor
+ *	on the variance (docs/simpoint.md: why sampled vectors need it)
  */
 struct srep_simpoint_opts {
 	unsigned max_k;
 	double bic_threshold;
 	uint64_t seed;
 	unsigned inits, iters, dims;
+	bool exact_bic;
 };
 
 /* one chosen interval: the member of its cluster nearest to the centroid */
@@ -125,6 +129,7 @@ struct srep_simpoint_result {
 	size_t nr_points;
 	double *projection;		/* [nr_dims x dims], row-major: SimPoint's matrix */
 	unsigned dims;
+	double noise_floor;		/* the variance floor used, 0 with exact_bic */
 };
 
 /*

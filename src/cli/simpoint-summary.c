@@ -71,6 +71,11 @@ int sp_write_summary(FILE *f, const struct sp_report *r)
 	fprintf(f, "intervals: %zu of %" PRIu64 " %s (the last one may be shorter); "
 		"vectors: %zu dimensions (%s)\n", srep_simpoint__nr_intervals(r->sp), r->interval,
 		r->ev->unit, srep_simpoint__nr_dims(r->sp), r->vectors);
+	if (r->res->noise_floor > 0)
+		fprintf(f, "sampling noise: variance floor %.3g per projected dimension\n",
+			r->res->noise_floor);
+	else
+		fprintf(f, "sampling noise: no floor (SimPoint 3.2's BIC)\n");
 	bic_curve(f, r->res);
 	fprintf(f, "k = %u (the smallest k within %.0f%% of the best BIC); %zu simulation points "
 		"cover 100%% of the execution by weight\n", r->res->k, r->threshold * 100,

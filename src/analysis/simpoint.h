@@ -88,8 +88,13 @@ struct sp_fit {
 /* allocate a fit for k clusters; 0 or -1 */
 int sp_fit_alloc(struct sp_fit *f, const struct sp_data *data, unsigned k);
 void sp_fit_free(struct sp_fit *f);
-/* k-means from @seed's random start, at most @iters rounds, then its BIC score */
-void sp_kmeans(const struct sp_data *data, struct sp_fit *f, uint64_t seed, unsigned iters);
+/*
+ * k-means from @seed's random start (k-means++, or k points drawn
+ * uniformly as SimPoint 3.2: @uniform), at most @iters rounds, then its
+ * BIC score
+ */
+void sp_kmeans(const struct sp_data *data, struct sp_fit *f, uint64_t seed, unsigned iters,
+	       bool uniform);
 /* squared distance between two points of d dimensions */
 double sp_dist2(const double *a, const double *b, unsigned d);
 

@@ -123,7 +123,7 @@ static int fit_all(const struct sp_data *data, const struct srep_simpoint_opts *
 		if (sp_fit_alloc(&fits[k - 1], data, k) || sp_fit_alloc(&trial, data, k))
 			return -1;
 		for (i = 0; i < o->inits; i++) {
-			sp_kmeans(data, &trial, init_seed(o->seed, k, i), o->iters);
+			sp_kmeans(data, &trial, init_seed(o->seed, k, i), o->iters, o->simpoint32);
 			if (!i || trial.bic > fits[k - 1].bic) {
 				struct sp_fit t = fits[k - 1];
 
@@ -212,7 +212,7 @@ static int run(struct srep_simpoint *sp, const struct srep_simpoint_opts *o, dou
 	unsigned k;
 
 	project(sp, r->projection, o->dims, x, w);
-	if (!o->exact_bic)
+	if (!o->simpoint32)
 		data.floor = noise_floor(sp, r->projection, o->dims);
 	r->noise_floor = data.floor;
 	if (fit_all(&data, o, fits))

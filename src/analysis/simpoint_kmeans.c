@@ -82,6 +82,20 @@ static void init_centres(const struct sp_data *data, struct sp_fit *f, uint64_t 
 	}
 }
 
+/* SimPoint 3.2's "samp" start: k points drawn uniformly (as it does, maybe twice one) */
+static void init_uniform(const struct sp_data *data, struct sp_fit *f, uint64_t seed)
+{
+	uint64_t state = seed;
+	size_t pick;
+	unsigned c;
+
+	for (c = 0; c < f->k; c++) {
+		pick = (size_t)(sp_rand_next(&state) % data->n);
+		memcpy(f->centres + (size_t)c * data->d, data->x + pick * data->d,
+		       data->d * sizeof(double));
+	}
+}
+
 /* each point to its nearest centre; returns how many labels changed */
 static size_t assign(const struct sp_data *data, struct sp_fit *f)
 {
@@ -157,11 +171,15 @@ static double bic(const struct sp_data *data, const struct sp_fit *f)
 	return like - params / 2.0 * log((double)data->n);
 }
 
-void sp_kmeans(const struct sp_data *data, struct sp_fit *f, uint64_t seed, unsigned iters)
+void sp_kmeans(const struct sp_data *data, struct sp_fit *f, uint64_t seed, unsigned iters,
+	       bool uniform)
 {
 	unsigned it;
 
-	init_centres(data, f, seed);
+	if (uniform)
+		init_uniform(data, f, seed);
+	else
+		init_centres(data, f, seed);
 	memset(f->labels, 0xff, data->n * sizeof(*f->labels));
 	for (it = 0; it < iters; it++) {
 		if (!assign(data, f))

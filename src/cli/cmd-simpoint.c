@@ -14,7 +14,7 @@
 
 static const char sp_usage[] =
 	"usage: schedrep simpoint [-o <dir>] [--interval <n>] [--event <name>] [--max-k <k>] "
-	"[--bic-threshold <f>] [--exact-bic] [--seed <n>] [--block <bytes>] [--no-symbols] [--only <sel>]... "
+	"[--bic-threshold <f>] [--simpoint32] [--seed <n>] [--block <bytes>] [--no-symbols] [--only <sel>]... "
 	"[--exclude <sel>]... [--children] [symbol options] [-q] [-i <file>] [<perf.data>]";
 static const char sp_desc[] =
 	"Pick representative intervals of a profile recorded with periodic samples\n"
@@ -27,7 +27,7 @@ static const char sp_desc[] =
 
 enum {
 	OPT_OUTPUT = 1, OPT_INTERVAL, OPT_EVENT, OPT_MAX_K, OPT_BIC, OPT_SEED, OPT_BLOCK,
-	OPT_ONLY, OPT_EXCLUDE, OPT_CHILDREN, OPT_QUIET, OPT_INPUT, OPT_EXACT_BIC,
+	OPT_ONLY, OPT_EXCLUDE, OPT_CHILDREN, OPT_QUIET, OPT_INPUT, OPT_SIMPOINT32,
 };
 
 static const struct cli_opt sp_opts[] = {
@@ -38,8 +38,8 @@ static const struct cli_opt sp_opts[] = {
 	{ "max-k", 0, "<k>", "try 1..k clusters (default 30, or fewer intervals)", OPT_MAX_K },
 	{ "bic-threshold", 0, "<f>", "smallest k within this fraction of the best BIC "
 	  "(default 0.9)", OPT_BIC },
-	{ "exact-bic", 0, NULL, "SimPoint 3.2's BIC, without the sampling-noise floor",
-	  OPT_EXACT_BIC },
+	{ "simpoint32", 0, NULL, "exactly SimPoint 3.2's method: uniform starts, no noise floor",
+	  OPT_SIMPOINT32 },
 	{ "seed", 0, "<n>", "random seed of projection and k-means (default 1)", OPT_SEED },
 	{ "block", 0, "<bytes>", "address block size for code without symbols (default 64)",
 	  OPT_BLOCK },
@@ -128,7 +128,7 @@ static int on_opt(void *ctx, int id, const char *arg)
 	case OPT_INPUT:		o->input = arg; break;
 	case OPT_EVENT:		o->event = arg; break;
 	case OPT_QUIET:		cli_quiet = true; break;
-	case OPT_EXACT_BIC:	o->cl.exact_bic = true; break;
+	case OPT_SIMPOINT32:	o->cl.simpoint32 = true; break;
 	case OPT_CHILDREN:	srep_selection__set_children(o->sel, true); break;
 	case OPT_ONLY:		ret = srep_selection__add_only(o->sel, arg, &err); break;
 	case OPT_EXCLUDE:	ret = srep_selection__add_exclude(o->sel, arg, &err); break;

@@ -103,15 +103,16 @@ SREP_API uint64_t srep_simpoint__total(const struct srep_simpoint *sp);
  *	span from the worst to the best score (SimPoint's rule; 0.9)
  * @seed: seeds the projection and the initialisations
  * @inits, @iters, @dims: 0 for the defaults above
- * @exact_bic: score as SimPoint 3.2 does, without the sampling-noise floor
- *	on the variance (docs/simpoint.md: why sampled vectors need it)
+ * @simpoint32: SimPoint 3.2's method exactly: k uniformly drawn points as
+ *	starts (not k-means++) and no sampling-noise floor on the variance
+ *	(docs/simpoint.md says why schedrep's default differs)
  */
 struct srep_simpoint_opts {
 	unsigned max_k;
 	double bic_threshold;
 	uint64_t seed;
 	unsigned inits, iters, dims;
-	bool exact_bic;
+	bool simpoint32;
 };
 
 /* one chosen interval: the member of its cluster nearest to the centroid */
@@ -129,7 +130,7 @@ struct srep_simpoint_result {
 	size_t nr_points;
 	double *projection;		/* [nr_dims x dims], row-major: SimPoint's matrix */
 	unsigned dims;
-	double noise_floor;		/* the variance floor used, 0 with exact_bic */
+	double noise_floor;		/* the variance floor used, 0 with simpoint32 */
 };
 
 /*

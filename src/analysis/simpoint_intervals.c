@@ -4,6 +4,7 @@
  * each sample's period is added to the interval it falls in (split at a
  * boundary), under the name of the code it sampled.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -214,8 +215,15 @@ int srep_simpoint__add(struct srep_simpoint *sp, uint64_t time, int32_t tid, uin
 	uint64_t left = period, prev = sp->started ? sp->last_time : time, take, room;
 	int64_t dim = intern(sp, key);
 
+	if (period > UINT64_MAX - sp->pos ||
+	    (sp->pos + period) / sp->interval >= SREP_SIMPOINT_MAX_INTERVALS)
+		return srep_error__set(err, SREP_E_LIMIT, "more than %u intervals (a period of %"
+				       PRIu64 " at count %" PRIu64 "): use a longer interval",
+				       SREP_SIMPOINT_MAX_INTERVALS, period, sp->pos);
 	if (dim < 0 || add_tid(sp, tid))
 		return srep_error__set(err, SREP_E_NOMEM, "no memory for interval vectors");
+	if (prev > time)	/* a late event: no going back in time */
+		prev = time;
 	if (!sp->started)
 		sp->open_time = time;
 	sp->started = true;

@@ -137,6 +137,11 @@ START_TEST(bad_requests_are_refused)
 	ck_assert_int_eq(srep_simpoint__cluster(none, &o, &r, &err), SREP_E_INVAL);
 	ck_assert_ptr_nonnull(strstr(err.msg, "no interval"));
 	srep_simpoint__delete(none);
+	/* a damaged period: refused before it makes millions of intervals */
+	ck_assert_int_eq(srep_simpoint__new(&none, 100, &err), 0);
+	ck_assert_int_eq(srep_simpoint__add(none, 1, 1, UINT64_MAX / 2, "f", &err), SREP_E_LIMIT);
+	ck_assert_uint_eq(srep_simpoint__nr_intervals(none), 0);
+	srep_simpoint__delete(none);
 	ck_assert_int_eq(srep_simpoint__new(&none, 0, &err), SREP_E_INVAL);
 	ck_assert_ptr_null(none);
 	srep_simpoint__delete(sp);

@@ -64,6 +64,9 @@ struct srep_simpoint_interval {
 	int cluster;			/* after srep_simpoint__cluster(), else -1 */
 };
 
+/* at most this many intervals: a damaged period cannot make memory explode */
+#define SREP_SIMPOINT_MAX_INTERVALS	(1u << 22)
+
 /* Cut intervals of @interval counts (> 0). 0, or SREP_E_NOMEM / SREP_E_INVAL. */
 SREP_API int srep_simpoint__new(struct srep_simpoint **out, uint64_t interval,
 				struct srep_error *err);
@@ -72,7 +75,8 @@ SREP_API void srep_simpoint__delete(struct srep_simpoint *sp);	/* NULL is fine *
 /*
  * One sample in time order: @period counts ending at @time, attributed to
  * the code @key (a function or an address block: any string naming one
- * dimension), split at interval boundaries. 0, or SREP_E_NOMEM.
+ * dimension), split at interval boundaries. 0, or SREP_E_NOMEM, or
+ * SREP_E_LIMIT beyond SREP_SIMPOINT_MAX_INTERVALS intervals.
  */
 SREP_API int srep_simpoint__add(struct srep_simpoint *sp, uint64_t time, int32_t tid,
 				uint64_t period, const char *key, struct srep_error *err);

@@ -5,7 +5,7 @@ MAN_PAGES1 = docs/man/schedrep.1 docs/man/schedrep-info.1 docs/man/schedrep-conv
 	docs/man/schedrep-compare.1 docs/man/schedrep-callchains.1 \
 	docs/man/schedrep-replay.1 docs/man/schedrep-record.1 docs/man/schedrep-latency.1 \
 	docs/man/schedrep-timehist.1 docs/man/schedrep-script.1 docs/man/schedrep-map.1 \
-	docs/man/schedrep-fastforward.1
+	docs/man/schedrep-fastforward.1 docs/man/schedrep-simpoint.1
 man1_MANS = $(MAN_PAGES1)
 man3_MANS = docs/man/schedrep.3
 MAINTAINERCLEANFILES = $(man1_MANS) $(man3_MANS)

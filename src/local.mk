@@ -29,4 +29,5 @@ schedrepincludedir = $(includedir)/schedrep
 schedrepinclude_HEADERS = src/include/schedrep/schedrep.h src/include/schedrep/error.h \
 	src/include/schedrep/session.h src/include/schedrep/select.h \
 	src/include/schedrep/analysis.h src/include/schedrep/symbols.h \
-	src/include/schedrep/schema.h src/include/schedrep/perfsched.h
+	src/include/schedrep/schema.h src/include/schedrep/perfsched.h \
+	src/include/schedrep/simpoint.h

@@ -35,6 +35,7 @@ UNIT_TESTS = tests/lib/check_fixture \
 	tests/symbols/check_symbolizer tests/symbols/check_resolve tests/symbols/check_regs \
 	tests/analysis/check_select tests/analysis/check_hist tests/analysis/check_metrics \
 	tests/analysis/check_match tests/analysis/check_compare tests/analysis/check_blocking \
+	tests/analysis/check_simpoint \
 	tests/formats/check_emit tests/formats/check_fmt_perfetto tests/formats/check_fmt_pftrace \
 	tests/formats/check_fmt_json \
 	tests/formats/check_fmt_svg tests/formats/check_fmt_criu tests/formats/check_fmt_rtapp \
@@ -65,10 +66,10 @@ CLI_TESTS = tests/cli/help.sh tests/cli/info.sh \
 	tests/cli/record.sh tests/cli/record-ring.sh \
 	tests/cli/example.sh tests/cli/completion.sh tests/cli/bad-inputs.sh \
 	tests/cli/perf-dir.sh tests/cli/perf-corpus.sh tests/cli/perf-host.sh \
-	tests/cli/progress.sh tests/cli/fastforward.sh
+	tests/cli/progress.sh tests/cli/fastforward.sh tests/cli/simpoint.sh
 TESTS += $(CLI_TESTS) tests/layers.sh
 dist_check_SCRIPTS = $(CLI_TESTS) tests/layers.sh
-EXTRA_DIST += tests/cli/lib.sh \
+EXTRA_DIST += tests/cli/lib.sh tests/simpoint/ari.awk tests/simpoint/phases.c \
 	tests/cli/info-sample-x86_64.stdout tests/cli/info-sample-s390x-zstd.stdout \
 	tests/cli/compare-pair.json tests/cli/compare-pair.stdout \
 	tests/cli/compare-symbols.stdout tests/cli/convert-symbols.stdout \

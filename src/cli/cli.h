@@ -44,6 +44,7 @@ int cmd_latency(int argc, char **argv);
 int cmd_timehist(int argc, char **argv);
 int cmd_script(int argc, char **argv);
 int cmd_map(int argc, char **argv);
+int cmd_simpoint(int argc, char **argv);
 
 /*
  * Parse argv[1..] with 'opts'; 'on_opt' returns 0 or an exit code. -h/--help

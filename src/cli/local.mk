@@ -16,7 +16,9 @@ schedrep_SOURCES += %reldir%/output.c %reldir%/symopts.c \
 	%reldir%/cmd-replay.c %reldir%/replay-print.c %reldir%/replay-print.h \
 	%reldir%/perfopts.c %reldir%/perfopts.h %reldir%/cmd-latency.c %reldir%/cmd-timehist.c \
 	%reldir%/cmd-script.c %reldir%/cmd-map.c \
-	%reldir%/cmd-fastforward.c %reldir%/ff-log.c %reldir%/ff-log.h
+	%reldir%/cmd-fastforward.c %reldir%/ff-log.c %reldir%/ff-log.h \
+	%reldir%/cmd-simpoint.c %reldir%/simpoint-out.c %reldir%/simpoint-out.h \
+	%reldir%/simpoint-summary.c
 schedrep_LDADD += formats/libformats.la formats/criu/libcriu.la formats/rtapp/librtapp.la \
 	replay/libreplay.la fastforward/libfastforward.la \
 	$(LIBSCHEDREP_STATIC) -lpthread

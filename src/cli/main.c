@@ -21,6 +21,7 @@ const struct cli_cmd cli_commands[] = {
 	{ "timehist", cmd_timehist, "wait, delay and run time per switch, as perf sched timehist" },
 	{ "script", cmd_script, "every event on one line, as perf script" },
 	{ "map", cmd_map, "who runs on each CPU after each switch, as perf sched map" },
+	{ "simpoint", cmd_simpoint, "representative intervals of a sampled profile, as SimPoint picks them" },
 	{ "replay", cmd_replay, "replay selected tasks as mockup threads, scaled, with a fidelity report" },
 	{ "fastforward", cmd_fastforward, "stop a workload at counts of a perf event and checkpoint it" },
 #endif

@@ -321,6 +321,14 @@ uint64_t srep_session__evsel_sample_type(const struct srep_session *s, size_t id
 	return idx < s->nr_evsels ? s->evsels[idx].attr.sample_type : 0;
 }
 
+uint64_t srep_session__evsel_sample_period(const struct srep_session *s, size_t idx, bool *freq)
+{
+	const struct perf_attr *a = idx < s->nr_evsels ? &s->evsels[idx].attr : NULL;
+
+	*freq = a && attr_flag(a, ATTR_F_FREQ);
+	return a ? a->sample_period : 0;
+}
+
 int srep_session__evsel_nr_fields(const struct srep_session *s, size_t idx)
 {
 	return s->fmt->evsel_nr_fields(s, idx);

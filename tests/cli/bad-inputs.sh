@@ -37,6 +37,8 @@ for f in "$BAD"/*.data; do
 	run_cmd "$name" convert -q -f criu --every 0.5 -o "$TMP/o.criu" "$f"
 	run_cmd "$name" info --stats "$f"
 	run_cmd "$name" callchains "$f"
+	rm -rf "$TMP/o.sp"
+	run_cmd "$name" simpoint -q -o "$TMP/o.sp" "$f"
 	run_cmd "$name" replay --dry-run "$f"
 	run_cmd "$name" compare --json "$f" "$f"
 	run_cmd "$name" info "$f"

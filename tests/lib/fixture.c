@@ -388,6 +388,19 @@ int fixture_add_event(struct fixture *fx, uint32_t type, uint64_t config, uint64
 	return fx->nr_ev++;
 }
 
+int fixture_event_fixed_period(struct fixture *fx, int evsel, uint64_t period)
+{
+	struct fx_evsel *ev;
+
+	if (evsel < 0 || evsel >= fx->nr_ev || !period)
+		return fail(fx);
+	ev = &fx->ev[evsel];
+	ev->period = period;
+	ev->sample_type &= ~(uint64_t)PERF_SAMPLE_PERIOD;
+	ev->flags &= ~(1ull << ATTR_F_FREQ);
+	return 0;
+}
+
 static uint64_t evsel_id(const struct fixture *fx, const struct fx_evsel *ev, int cpu)
 {
 	return FIRST_ID + (uint64_t)ev->slot * FIXTURE_MAX_CPUS + (uint64_t)(cpu % fx->o.nr_cpus);

@@ -118,6 +118,12 @@ int fixture_add_tracepoint(struct fixture *fx, const char *system, const char *n
  */
 int fixture_add_event(struct fixture *fx, uint32_t type, uint64_t config, uint64_t sample_type);
 
+/*
+ * Event @evsel sampled every @period events (perf record -c N): the attr
+ * holds the period, not a frequency, and samples carry no PERIOD field.
+ */
+int fixture_event_fixed_period(struct fixture *fx, int evsel, uint64_t period);
+
 /* ---- side-band records (sample_id trailer of the dummy event) ---- */
 int fixture_comm(struct fixture *fx, uint64_t time, int cpu, int32_t pid, int32_t tid,
 		 const char *comm, bool exec);

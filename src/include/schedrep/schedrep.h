@@ -24,5 +24,6 @@
 #include <schedrep/symbols.h>
 #include <schedrep/schema.h>
 #include <schedrep/perfsched.h>
+#include <schedrep/simpoint.h>
 
 #endif /* SCHEDREP_H */

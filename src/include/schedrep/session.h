@@ -351,6 +351,13 @@ SREP_API uint64_t srep_session__evsel_lost_samples(const struct srep_session *s,
 SREP_API uint32_t srep_session__evsel_type(const struct srep_session *s, size_t idx);
 SREP_API uint64_t srep_session__evsel_config(const struct srep_session *s, size_t idx);
 SREP_API uint64_t srep_session__evsel_sample_type(const struct srep_session *s, size_t idx);
+/*
+ * The attr's sample_period and whether it is a frequency (*freq): with a
+ * fixed period (perf record -c N) samples do not carry PERF_SAMPLE_PERIOD,
+ * and each one stands for this many events of its kind.
+ */
+SREP_API uint64_t srep_session__evsel_sample_period(const struct srep_session *s, size_t idx,
+						    bool *freq);
 
 /*
  * Tracepoint field layout of event description @idx, the same for every

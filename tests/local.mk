@@ -49,7 +49,7 @@ TESTS += $(UNIT_TESTS)
 
 # CLI tests: scripts, their helpers and golden files are listed one by one
 # (a listed directory would also ship the test logs of the build tree)
-CLI_TESTS = tests/cli/help.sh tests/cli/info.sh \
+CLI_TESTS = tests/cli/help.sh tests/cli/info.sh tests/cli/filters.sh \
 	tests/cli/compare.sh tests/cli/compare-corpus.sh tests/cli/compare-html.sh \
 	tests/cli/compare-symbols.sh tests/cli/convert.sh tests/cli/svg-render.sh \
 	tests/cli/json-input.sh tests/cli/convert-symbols.sh \

@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "compare.h"
+#include "perfopts.h"
 
 static const char compare_usage[] =
 	"usage: schedrep compare [--match auto|comm|pid] [--only[-a|-b] <sel>]... "
-	"[--exclude[-a|-b] <sel>]... [--children] "
+	"[--exclude[-a|-b] <sel>]... [--children] [--time <from,to>] [-C <list>] "
 	"[--scale-a <f>] [--scale-b <f>] [--json] [--html <out.html>] [-o <file>] "
 	"[--kallsyms[-a|-b] <file>] [--vmlinux[-a|-b] <file>] [--symfs[-a|-b] <dir>] "
 	"[--buildid-dir[-a|-b] <dir>] [--no-symbols] [-q] <a> <b>";
@@ -28,7 +28,9 @@ static const char compare_desc[] =
 	"For traces with callchains, where each task blocked (kernel function and\n"
 	"user frame) on each side, from the targets' files: the symbol options apply\n"
 	"to both traces, their -a and -b forms to one; so do --only and --exclude,\n"
-	"since pids differ between boards.";
+	"since pids differ between boards. --time (from each trace's first event) and\n"
+	"--cpu apply to both: events outside are not counted (the records that name,\n"
+	"fork and end tasks are kept whatever their CPU).";
 
 enum { OPT_MATCH = 1, OPT_ONLY, OPT_ONLY_A, OPT_ONLY_B, OPT_EXCLUDE, OPT_EXCLUDE_A,
        OPT_EXCLUDE_B, OPT_CHILDREN, OPT_SCALE_A, OPT_SCALE_B, OPT_JSON, OPT_HTML,
@@ -43,6 +45,7 @@ static const struct cli_opt compare_opts[] = {
 	{ "exclude-a", 0, "<sel>", "leave these tasks of A out; repeatable", OPT_EXCLUDE_A },
 	{ "exclude-b", 0, "<sel>", "leave these tasks of B out; repeatable", OPT_EXCLUDE_B },
 	{ "children", 0, NULL, "--only also keeps the descendants of what it selects", OPT_CHILDREN },
+	PERF_WINDOW_OPTIONS,
 	{ "scale-a", 0, "<f>", "scale A's durations (0.1: 10x slower emulator)", OPT_SCALE_A },
 	{ "scale-b", 0, "<f>", "scale B's durations", OPT_SCALE_B },
 	{ "json", 0, NULL, "JSON instead of the table (docs/compare.md)", OPT_JSON },
@@ -62,6 +65,7 @@ struct compare_opts {
 	bool json;
 	const char *html, *output;
 	struct cli_symbol_args sym[3];	/* both traces, A, B */
+	struct perf_window win;
 };
 
 /* --only[-a|-b], --exclude[-a|-b]: into both selections or one */
@@ -97,9 +101,12 @@ static int on_opt(void *ctx, int id, const char *arg)
 {
 	struct compare_opts *o = ctx;
 	struct srep_error err = { 0 };
+	int ret;
 
 	if (cli_symbol_opt_sides(o->sym, id, arg))
 		return EXIT_OK;
+	if (perf_window_opt(&o->win, id, arg, compare_usage, &ret))
+		return ret;
 	switch (id) {
 	case OPT_MATCH:
 		return srep_match_mode__parse(arg, &o->mode, &err) ?
@@ -146,9 +153,24 @@ static int symbols_of(struct side *sd, const struct compare_opts *o, int k,
 	return ret;
 }
 
+/*
+ * --time and --cpu: events outside the window are not counted (untimed ones,
+ * synthesized at the start, name the tasks); nor samples of other CPUs, while
+ * the records that fork, name and end tasks count whatever their CPU
+ */
+static bool counted(const struct srep_perf_filter *f, const struct srep_event *ev)
+{
+	struct srep_perf_filter window = { .from = f->from, .to = f->to };
+	struct srep_perf_filter cpus = { .cpus = f->cpus, .nr_cpus = f->nr_cpus };
+
+	return (!ev->time || srep_perf_filter__has_event(&window, ev)) &&
+	       (ev->source == SREP_SRC_RECORD || srep_perf_filter__has_event(&cpus, ev));
+}
+
 static int read_side(struct side *sd, int k, const char *path, const struct compare_opts *o,
 		     struct srep_error *err)
 {
+	struct srep_perf_filter f = { .sel = NULL };
 	struct srep_open_opts oo = { .flags = SREP_OPEN_PRESCAN, .diag = cli_diag };
 	const struct srep_event *ev;
 	struct cli_progress prog;
@@ -164,6 +186,8 @@ static int read_side(struct side *sd, int k, const char *path, const struct comp
 				      "(--only, --exclude, --only-%c, --exclude-%c)", path, 'A' + k,
 				      'a' + k, 'a' + k);
 	if (!ret)
+		ret = perf_window_resolve(&o->win, sd->s, &f, err);
+	if (!ret)
 		ret = srep_metrics__new(&sd->m, sd->s, err);
 	if (!ret)
 		ret = symbols_of(sd, o, k, err);
@@ -173,7 +197,7 @@ static int read_side(struct side *sd, int k, const char *path, const struct comp
 	while ((ret = cli_next_event(&prog, sd->s, &ev, err)) > 0) {
 		/* every frame resolved, so that the summary says how many resolved */
 		ret = cli_symbols_event(&sd->cs, ev, err);
-		if (!ret)
+		if (!ret && counted(&f, ev))
 			ret = srep_metrics__add(sd->m, ev, err);
 		if (ret)
 			break;
@@ -286,5 +310,6 @@ int cmd_compare(int argc, char **argv)
 out:
 	srep_selection__delete(o.sel[0]);
 	srep_selection__delete(o.sel[1]);
+	perf_window_free(&o.win);
 	return ret;
 }

@@ -6,4 +6,4 @@ noinst_LTLIBRARIES += %reldir%/libsrep-analysis.la
 	%reldir%/metrics.c %reldir%/match.c %reldir%/compare.c %reldir%/blocking.c \
 	%reldir%/blocking.h %reldir%/pthreads.c %reldir%/pthreads.h \
 	%reldir%/perfcommon.c %reldir%/latency.c %reldir%/timehist.c \
-	%reldir%/schedmap.c
+	%reldir%/schedmap.c %reldir%/runs.c

@@ -35,6 +35,7 @@ UNIT_TESTS = tests/lib/check_fixture \
 	tests/symbols/check_symbolizer tests/symbols/check_resolve tests/symbols/check_regs \
 	tests/analysis/check_select tests/analysis/check_hist tests/analysis/check_metrics \
 	tests/analysis/check_match tests/analysis/check_compare tests/analysis/check_blocking \
+	tests/analysis/check_runs \
 	tests/formats/check_emit tests/formats/check_fmt_perfetto tests/formats/check_fmt_json \
 	tests/formats/check_fmt_svg tests/formats/check_fmt_criu tests/formats/check_fmt_rtapp \
 	tests/replay/check_replay_plan tests/replay/check_replay_run \
@@ -49,7 +50,7 @@ TESTS += $(UNIT_TESTS)
 
 # CLI tests: scripts, their helpers and golden files are listed one by one
 # (a listed directory would also ship the test logs of the build tree)
-CLI_TESTS = tests/cli/help.sh tests/cli/info.sh tests/cli/filters.sh \
+CLI_TESTS = tests/cli/help.sh tests/cli/info.sh tests/cli/filters.sh tests/cli/compare-runs.sh \
 	tests/cli/compare.sh tests/cli/compare-corpus.sh tests/cli/compare-html.sh \
 	tests/cli/compare-symbols.sh tests/cli/convert.sh tests/cli/svg-render.sh \
 	tests/cli/json-input.sh tests/cli/convert-symbols.sh \

@@ -303,6 +303,17 @@ static int cmp_stat(const void *x, const void *y)
 	return da > db ? -1 : da < db;
 }
 
+static bool all_zero(const struct series *s)
+{
+	size_t k, i;
+
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < s->n[k]; i++)
+			if (s->v[k][i] != 0)
+				return false;
+	return true;
+}
+
 int srep_runs__finish(struct srep_runs *r, struct srep_error *err)
 {
 	size_t i;
@@ -315,8 +326,8 @@ int srep_runs__finish(struct srep_runs *r, struct srep_error *err)
 	for (i = 0; i < r->nr_series; i++) {
 		const struct series *s = &r->series[i];
 
-		/* a comm missing from a run has no series to compare */
-		if (s->n[0] != r->runs[0] || s->n[1] != r->runs[1])
+		/* a comm missing from a run has no series to compare; zeros everywhere, nothing */
+		if (s->n[0] != r->runs[0] || s->n[1] != r->runs[1] || all_zero(s))
 			continue;
 		if (stat_of(s, &r->stats[r->nr_stats], err))
 			return err->code;

@@ -18,7 +18,7 @@ static const char compare_usage[] =
 	"[--exclude[-a|-b] <sel>]... [--children] [--time <from,to>] [-C <list>] "
 	"[--scale-a <f>] [--scale-b <f>] [--json] [--html <out.html>] [-o <file>] "
 	"[--kallsyms[-a|-b] <file>] [--vmlinux[-a|-b] <file>] [--symfs[-a|-b] <dir>] "
-	"[--buildid-dir[-a|-b] <dir>] [--no-symbols] [-q] <a> <b>";
+	"[--buildid-dir[-a|-b] <dir>] [--no-symbols] [-q] <a> <b> | <a>... --vs <b>...";
 static const char compare_desc[] =
 	"Compare two traces of the same workload: per task (paired across the traces),\n"
 	"per CPU and for the whole workload: CPU time, switches, waits for a CPU,\n"
@@ -28,13 +28,16 @@ static const char compare_desc[] =
 	"For traces with callchains, where each task blocked (kernel function and\n"
 	"user frame) on each side, from the targets' files: the symbol options apply\n"
 	"to both traces, their -a and -b forms to one; so do --only and --exclude,\n"
-	"since pids differ between boards. --time (from each trace's first event) and\n"
+	"since pids differ between boards. Several runs per board, <a>... --vs <b>...:\n"
+	"per metric the median and spread of each side's runs and an exact two-sided\n"
+	"Mann-Whitney U test; significant when p <= 0.05, which needs at least 4\n"
+	"runs per side (or 3 and 5). --time (from each trace's first event) and\n"
 	"--cpu apply to both: events outside are not counted (the records that name,\n"
 	"fork and end tasks are kept whatever their CPU).";
 
 enum { OPT_MATCH = 1, OPT_ONLY, OPT_ONLY_A, OPT_ONLY_B, OPT_EXCLUDE, OPT_EXCLUDE_A,
        OPT_EXCLUDE_B, OPT_CHILDREN, OPT_SCALE_A, OPT_SCALE_B, OPT_JSON, OPT_HTML,
-       OPT_OUTPUT, OPT_QUIET };
+       OPT_OUTPUT, OPT_QUIET, OPT_VS };
 
 static const struct cli_opt compare_opts[] = {
 	{ "match", 0, "<how>", "pair tasks by auto (default), comm or pid", OPT_MATCH },
@@ -51,6 +54,7 @@ static const struct cli_opt compare_opts[] = {
 	{ "json", 0, NULL, "JSON instead of the table (docs/compare.md)", OPT_JSON },
 	{ "html", 0, "<out.html>", "also write a self-contained HTML report", OPT_HTML },
 	{ "output", 'o', "<file>", "write the table or JSON here, not to stdout", OPT_OUTPUT },
+	{ "vs", 0, NULL, "A's runs before it, B's after (up to 12 each)", OPT_VS },
 	CLI_SYMBOL_OPTIONS,
 	CLI_SIDE_SYMBOL_OPTIONS,
 	CLI_NO_SYMBOLS_OPTION,
@@ -127,6 +131,7 @@ static int on_opt(void *ctx, int id, const char *arg)
 	case OPT_JSON: o->json = true; return EXIT_OK;
 	case OPT_HTML: o->html = arg; return EXIT_OK;
 	case OPT_OUTPUT: o->output = arg; return EXIT_OK;
+	case OPT_VS: return cli_usage_error(compare_usage, "--vs: once, between A's runs and B's");
 	default: cli_quiet = true; return EXIT_OK;
 	}
 }
@@ -282,10 +287,108 @@ out:
 	return status;
 }
 
+/* repeated runs: each trace read, its figures taken, then freed (one in memory at a time) */
+static int run_many(struct compare_opts *o, char **path[2], size_t n[2])
+{
+	struct compare_runs_out ro = { .path = { path[0], path[1] }, .n = { n[0], n[1] } };
+	struct srep_compare_side cs;
+	struct srep_runs *runs = NULL;
+	struct srep_error err = { 0 };
+	struct cli_out out;
+	size_t i;
+	int k, ret, status;
+
+	ret = cli_out_open(&out, o->output ? o->output : "-", path[0][0], &err);
+	if (ret)
+		return cli_error(&err);
+	ret = srep_runs__new(&runs, &err);
+	for (k = 0; k < 2 && !ret; k++) {
+		for (i = 0; i < n[k] && !ret; i++) {
+			struct side sd = { 0 };
+
+			ret = read_side(&sd, k, path[k][i], o, &err);
+			cs = (struct srep_compare_side){ sd.s, sd.m, sd.sel, o->scale[k] };
+			if (!ret)
+				ret = srep_runs__add(runs, k, &cs, &err);
+			free_side(&sd);
+		}
+	}
+	if (!ret)
+		ret = srep_runs__finish(runs, &err);
+	if (ret) {
+		cli_out_abort(&out);
+		srep_runs__delete(runs);
+		return cli_error(&err);
+	}
+	ro.runs = runs;
+	status = EXIT_OK;
+	if (o->json && compare_runs_json(out.f, &ro)) {
+		cli_errorf("out of memory");
+		status = EXIT_FAIL;
+	} else if (!o->json) {
+		compare_runs_text(out.f, &ro);
+	}
+	if (status)
+		cli_out_abort(&out);
+	else if (cli_out_commit(&out, &err))
+		status = cli_error(&err);
+	srep_runs__delete(runs);
+	return status;
+}
+
+/*
+ * "--vs" splits the traces into A's and B's. getopt moves the traces after
+ * the options, keeping their order: the "--vs" word is swapped for this
+ * marker, a non-option getopt moves with them and which is found by address.
+ */
+static char vs_marker[] = "--vs";
+
+static void mark_vs(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], "--vs")) {
+			argv[i] = vs_marker + 2;	/* "vs", a word, not an option */
+			return;
+		}
+	}
+}
+
+/* the traces of each side; EXIT_OK or a usage error */
+static int split_sides(int argc, char **argv, int first, char **path[2], size_t n[2])
+{
+	int i, vs = -1, stdin_uses = 0;
+
+	for (i = first; i < argc; i++) {
+		if (argv[i] == vs_marker + 2 && vs < 0)
+			vs = i;
+		else
+			stdin_uses += !strcmp(argv[i], "-");
+	}
+	if (stdin_uses > 1)
+		return cli_usage_error(compare_usage, "standard input can hold one of the traces, "
+				       "not two");
+	if (vs < 0 && argc - first != 2)
+		return cli_usage_error(compare_usage, "expected two traces, or runs of A --vs runs of B");
+	path[0] = argv + first;
+	n[0] = vs < 0 ? 1 : (size_t)(vs - first);
+	path[1] = vs < 0 ? argv + first + 1 : argv + vs + 1;
+	n[1] = vs < 0 ? 1 : (size_t)(argc - vs - 1);
+	if (!n[0] || !n[1])
+		return cli_usage_error(compare_usage, "--vs: at least one trace on each side");
+	if (n[0] > SREP_RUNS_MAX || n[1] > SREP_RUNS_MAX)
+		return cli_usage_error(compare_usage, "--vs: at most %d runs per side",
+				       SREP_RUNS_MAX);
+	return EXIT_OK;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_opts o = { .mode = SREP_MATCH_AUTO, .scale = { 1, 1 } };
 	const char *path[2];
+	char **runs[2];
+	size_t nr_runs[2];
 	struct srep_error err = { 0 };
 	int first, ret;
 	bool done;
@@ -294,18 +397,23 @@ int cmd_compare(int argc, char **argv)
 		ret = cli_error(&err);
 		goto out;
 	}
+	mark_vs(argc, argv);
 	ret = cli_parse(argc, argv, compare_usage, compare_desc, compare_opts, on_opt, &o, &first,
 			&done);
-	if (!ret && !done && argc - first != 2)
-		ret = cli_usage_error(compare_usage, "expected two traces");
-	if (!ret && !done && !strcmp(argv[first], "-") && !strcmp(argv[first + 1], "-"))
-		ret = cli_usage_error(compare_usage, "standard input can hold one of the traces, "
-				      "not both");
+	if (!ret && !done)
+		ret = split_sides(argc, argv, first, runs, nr_runs);
+	if (!ret && !done && o.html && (nr_runs[0] > 1 || nr_runs[1] > 1))
+		ret = cli_usage_error(compare_usage, "--html shows two traces: not with several "
+				      "runs per side (the table or --json)");
 	if (!ret && !done) {
-		path[0] = argv[first];
-		path[1] = argv[first + 1];
 		cli_signals_install();
-		ret = run(&o, path);
+		if (nr_runs[0] > 1 || nr_runs[1] > 1) {
+			ret = run_many(&o, runs, nr_runs);
+		} else {
+			path[0] = runs[0][0];
+			path[1] = runs[1][0];
+			ret = run(&o, path);
+		}
 	}
 out:
 	srep_selection__delete(o.sel[0]);

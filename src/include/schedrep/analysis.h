@@ -360,7 +360,8 @@ SREP_API int srep_runs__add(struct srep_runs *r, int side, const struct srep_com
 			    struct srep_error *err);
 /*
  * The statistics of every metric that has a value in every run of both sides
- * (a comm missing from one run is left out: srep_runs__nr_partial()).
+ * (a comm missing from one run is left out: srep_runs__nr_partial()), but
+ * those that are 0 in every run.
  * Significant first, then durations before counts, the workload before the
  * comms, largest |B - A| of the medians first.
  */

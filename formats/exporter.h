@@ -31,6 +31,8 @@
  * place the selected tasks (rt-app builds replay's plan, which does).
  */
 #define SREP_EXPORT_EVERY_EVENT	0x8
+/* describes whole tasks (their state, their plan): convert --cpu cannot cut them */
+#define SREP_EXPORT_WHOLE_TASKS	0x10
 
 struct srep_export_ctx {
 	struct srep_session *session;		/* the events' session (borrowed) */

@@ -35,7 +35,7 @@ UNIT_TESTS = tests/lib/check_fixture \
 	tests/symbols/check_symbolizer tests/symbols/check_resolve tests/symbols/check_regs \
 	tests/analysis/check_select tests/analysis/check_hist tests/analysis/check_metrics \
 	tests/analysis/check_match tests/analysis/check_compare tests/analysis/check_blocking \
-	tests/analysis/check_simpoint \
+	tests/analysis/check_simpoint tests/analysis/check_runs \
 	tests/formats/check_emit tests/formats/check_fmt_perfetto tests/formats/check_fmt_pftrace \
 	tests/formats/check_fmt_json \
 	tests/formats/check_fmt_svg tests/formats/check_fmt_criu tests/formats/check_fmt_rtapp \
@@ -57,7 +57,7 @@ TESTS += $(UNIT_TESTS)
 
 # CLI tests: scripts, their helpers and golden files are listed one by one
 # (a listed directory would also ship the test logs of the build tree)
-CLI_TESTS = tests/cli/help.sh tests/cli/info.sh \
+CLI_TESTS = tests/cli/help.sh tests/cli/info.sh tests/cli/filters.sh tests/cli/compare-runs.sh \
 	tests/cli/compare.sh tests/cli/compare-corpus.sh tests/cli/compare-html.sh \
 	tests/cli/compare-symbols.sh tests/cli/convert.sh tests/cli/pftrace.sh tests/cli/svg-render.sh \
 	tests/cli/json-input.sh tests/cli/convert-symbols.sh \

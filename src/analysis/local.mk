@@ -6,5 +6,5 @@ noinst_LTLIBRARIES += %reldir%/libsrep-analysis.la
 	%reldir%/metrics.c %reldir%/match.c %reldir%/compare.c %reldir%/blocking.c \
 	%reldir%/blocking.h %reldir%/pthreads.c %reldir%/pthreads.h \
 	%reldir%/perfcommon.c %reldir%/latency.c %reldir%/timehist.c \
-	%reldir%/schedmap.c %reldir%/simpoint.h %reldir%/simpoint_intervals.c \
+	%reldir%/schedmap.c %reldir%/runs.c %reldir%/simpoint.h %reldir%/simpoint_intervals.c \
 	%reldir%/simpoint_kmeans.c %reldir%/simpoint_cluster.c %reldir%/simpoint_source.c

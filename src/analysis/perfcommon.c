@@ -37,3 +37,8 @@ bool pf_has_waking(const struct srep_session *s)
 	}
 	return false;
 }
+
+bool srep_perf_filter__has_event(const struct srep_perf_filter *f, const struct srep_event *ev)
+{
+	return pf_time_ok(f, ev->time) && pf_cpu_ok(f, ev->cpu) && pf_tid_ok(f, ev->tid);
+}

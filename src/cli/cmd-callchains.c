@@ -9,16 +9,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "perfopts.h"
 
 static const char cc_usage[] =
 	"usage: schedrep callchains [-o <file>] [--kallsyms <file>] [--vmlinux <file>] "
-	"[--symfs <dir>] [--buildid-dir <dir>] [--lines] [-q] [-i <file>] [<perf.data>]";
+	"[--symfs <dir>] [--buildid-dir <dir>] [--lines] [--time <from,to>] [-C <list>] [-q] "
+	"[-i <file>] [<perf.data>]";
 static const char cc_desc[] =
 	"Print every event that has a callchain, with its frames resolved to module,\n"
 	"function and offset from the target's own files (any architecture), as\n"
 	"'perf script -F comm,tid,time,event,ip,sym,symoff,dso' prints them. User-space\n"
-	"addresses are shown as offsets in their file, as perf does.";
+	"addresses are shown as offsets in their file, as perf does. --time and --cpu\n"
+	"print only the events of that window and those CPUs.";
 
 enum { OPT_OUTPUT = 1, OPT_LINES, OPT_QUIET, OPT_INPUT };
 
@@ -26,6 +28,7 @@ static const struct cli_opt cc_opts[] = {
 	{ "output", 'o', "<file>", "write here instead of standard output", OPT_OUTPUT },
 	CLI_SYMBOL_OPTIONS,
 	{ "lines", 0, NULL, "add the source file and line of each frame (DWARF)", OPT_LINES },
+	PERF_WINDOW_OPTIONS,
 	{ "quiet", 'q', NULL, "no warnings or summary on stderr", OPT_QUIET },
 	CLI_INPUT_OPTION(OPT_INPUT),
 	{ NULL, 0, NULL, NULL, 0 },
@@ -34,14 +37,19 @@ static const struct cli_opt cc_opts[] = {
 struct cc_opts {
 	const char *input, *output;
 	struct cli_symbol_args sym;
+	struct perf_window win;
+	struct srep_perf_filter filter;
 };
 
 static int on_opt(void *ctx, int id, const char *arg)
 {
 	struct cc_opts *o = ctx;
+	int ret;
 
 	if (cli_symbol_opt(&o->sym, id, arg))
 		return EXIT_OK;
+	if (perf_window_opt(&o->win, id, arg, cc_usage, &ret))
+		return ret;
 	if (id == OPT_INPUT)
 		o->input = arg;
 	else if (id == OPT_OUTPUT)
@@ -100,9 +108,10 @@ static void print_event(FILE *f, const struct srep_session *s, const struct srep
 }
 
 /* every event through the symbolizer; those with callchains printed, and at least one */
-static int run(struct srep_session *s, struct cli_symbols *cs, FILE *f, const char *path,
-	       struct srep_error *err)
+static int run(struct srep_session *s, struct cli_symbols *cs, FILE *f, const struct cc_opts *o,
+	       const char *path, struct srep_error *err)
 {
+	char what[160];
 	const struct srep_event *ev;
 	struct cli_progress prog;
 	uint64_t printed = 0;
@@ -114,13 +123,17 @@ static int run(struct srep_session *s, struct cli_symbols *cs, FILE *f, const ch
 			ret = SREP_E_NOMEM;
 			break;
 		}
-		if (ev->nr_callchain) {
+		if (ev->nr_callchain && srep_perf_filter__has_event(&o->filter, ev)) {
 			print_event(f, s, ev, cs->frames, cs->nr);
 			printed++;
 		}
 	}
 	cli_progress_done(&prog);
-	if (!ret && !printed)
+	if (!ret && !printed && perf_window_given(&o->win))
+		ret = srep_error__set(err, SREP_E_UNSUPPORTED, "'%s': no event with a callchain "
+				      "passes %s", path, perf_window_describe(&o->win, what,
+									     sizeof(what)));
+	else if (!ret && !printed)
 		ret = srep_error__set(err, SREP_E_UNSUPPORTED, "'%s': no event has a callchain "
 				      "(perf record -g records them)", path);
 	return ret;
@@ -144,13 +157,19 @@ int cmd_callchains(int argc, char **argv)
 	if (cli_one_trace(argc, argv, first, o.input, cc_usage, &path))
 		return EXIT_USAGE;
 	cli_signals_install();
-	if (srep_session__open(&s, path, &oo, &err))
+	if (o.win.time)
+		oo.flags |= SREP_OPEN_PRESCAN;
+	if (srep_session__open(&s, path, &oo, &err) ||
+	    perf_window_resolve(&o.win, s, &o.filter, &err)) {
+		srep_session__delete(s);
+		perf_window_free(&o.win);
 		return cli_error(&err);
+	}
 	ret = cli_symbols_open(&cs, s, &o.sym);
 	if (ret == EXIT_OK && cli_out_open(&out, o.output, path, &err))
 		ret = cli_error(&err);
 	if (ret == EXIT_OK) {
-		if (run(s, &cs, out.f, path, &err) || cli_out_commit(&out, &err)) {
+		if (run(s, &cs, out.f, &o, path, &err) || cli_out_commit(&out, &err)) {
 			cli_out_abort(&out);
 			ret = cli_error(&err);
 		}
@@ -159,5 +178,6 @@ int cmd_callchains(int argc, char **argv)
 	}
 	cli_symbols_close(&cs);
 	srep_session__delete(s);
+	perf_window_free(&o.win);
 	return ret;
 }

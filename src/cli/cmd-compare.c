@@ -10,15 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "compare.h"
+#include "perfopts.h"
 
 static const char compare_usage[] =
 	"usage: schedrep compare [--match auto|comm|pid] [--only[-a|-b] <sel>]... "
-	"[--exclude[-a|-b] <sel>]... [--children] "
+	"[--exclude[-a|-b] <sel>]... [--children] [--time <from,to>] [-C <list>] "
 	"[--scale-a <f>] [--scale-b <f>] [--json] [--html <out.html>] [-o <file>] "
 	"[--kallsyms[-a|-b] <file>] [--vmlinux[-a|-b] <file>] [--symfs[-a|-b] <dir>] "
-	"[--buildid-dir[-a|-b] <dir>] [--no-symbols] [-q] <a> <b>";
+	"[--buildid-dir[-a|-b] <dir>] [--no-symbols] [-q] <a> <b> | <a>... --vs <b>...";
 static const char compare_desc[] =
 	"Compare two traces of the same workload: per task (paired across the traces),\n"
 	"per CPU and for the whole workload: CPU time, switches, waits for a CPU,\n"
@@ -28,11 +28,16 @@ static const char compare_desc[] =
 	"For traces with callchains, where each task blocked (kernel function and\n"
 	"user frame) on each side, from the targets' files: the symbol options apply\n"
 	"to both traces, their -a and -b forms to one; so do --only and --exclude,\n"
-	"since pids differ between boards.";
+	"since pids differ between boards. Several runs per board, <a>... --vs <b>...:\n"
+	"per metric the median and spread of each side's runs and an exact two-sided\n"
+	"Mann-Whitney U test; significant when p <= 0.05, which needs at least 4\n"
+	"runs per side (or 3 and 5). --time (from each trace's first event) and\n"
+	"--cpu apply to both: events outside are not counted (the records that name,\n"
+	"fork and end tasks are kept whatever their CPU).";
 
 enum { OPT_MATCH = 1, OPT_ONLY, OPT_ONLY_A, OPT_ONLY_B, OPT_EXCLUDE, OPT_EXCLUDE_A,
        OPT_EXCLUDE_B, OPT_CHILDREN, OPT_SCALE_A, OPT_SCALE_B, OPT_JSON, OPT_HTML,
-       OPT_OUTPUT, OPT_QUIET };
+       OPT_OUTPUT, OPT_QUIET, OPT_VS };
 
 static const struct cli_opt compare_opts[] = {
 	{ "match", 0, "<how>", "pair tasks by auto (default), comm or pid", OPT_MATCH },
@@ -43,11 +48,13 @@ static const struct cli_opt compare_opts[] = {
 	{ "exclude-a", 0, "<sel>", "leave these tasks of A out; repeatable", OPT_EXCLUDE_A },
 	{ "exclude-b", 0, "<sel>", "leave these tasks of B out; repeatable", OPT_EXCLUDE_B },
 	{ "children", 0, NULL, "--only also keeps the descendants of what it selects", OPT_CHILDREN },
+	PERF_WINDOW_OPTIONS,
 	{ "scale-a", 0, "<f>", "scale A's durations (0.1: 10x slower emulator)", OPT_SCALE_A },
 	{ "scale-b", 0, "<f>", "scale B's durations", OPT_SCALE_B },
 	{ "json", 0, NULL, "JSON instead of the table (docs/compare.md)", OPT_JSON },
 	{ "html", 0, "<out.html>", "also write a self-contained HTML report", OPT_HTML },
 	{ "output", 'o', "<file>", "write the table or JSON here, not to stdout", OPT_OUTPUT },
+	{ "vs", 0, NULL, "A's runs before it, B's after (up to 12 each)", OPT_VS },
 	CLI_SYMBOL_OPTIONS,
 	CLI_SIDE_SYMBOL_OPTIONS,
 	CLI_NO_SYMBOLS_OPTION,
@@ -62,6 +69,7 @@ struct compare_opts {
 	bool json;
 	const char *html, *output;
 	struct cli_symbol_args sym[3];	/* both traces, A, B */
+	struct perf_window win;
 };
 
 /* --only[-a|-b], --exclude[-a|-b]: into both selections or one */
@@ -97,9 +105,12 @@ static int on_opt(void *ctx, int id, const char *arg)
 {
 	struct compare_opts *o = ctx;
 	struct srep_error err = { 0 };
+	int ret;
 
 	if (cli_symbol_opt_sides(o->sym, id, arg))
 		return EXIT_OK;
+	if (perf_window_opt(&o->win, id, arg, compare_usage, &ret))
+		return ret;
 	switch (id) {
 	case OPT_MATCH:
 		return srep_match_mode__parse(arg, &o->mode, &err) ?
@@ -120,6 +131,7 @@ static int on_opt(void *ctx, int id, const char *arg)
 	case OPT_JSON: o->json = true; return EXIT_OK;
 	case OPT_HTML: o->html = arg; return EXIT_OK;
 	case OPT_OUTPUT: o->output = arg; return EXIT_OK;
+	case OPT_VS: return cli_usage_error(compare_usage, "--vs: once, between A's runs and B's");
 	default: cli_quiet = true; return EXIT_OK;
 	}
 }
@@ -146,9 +158,24 @@ static int symbols_of(struct side *sd, const struct compare_opts *o, int k,
 	return ret;
 }
 
+/*
+ * --time and --cpu: events outside the window are not counted (untimed ones,
+ * synthesized at the start, name the tasks); nor samples of other CPUs, while
+ * the records that fork, name and end tasks count whatever their CPU
+ */
+static bool counted(const struct srep_perf_filter *f, const struct srep_event *ev)
+{
+	struct srep_perf_filter window = { .from = f->from, .to = f->to };
+	struct srep_perf_filter cpus = { .cpus = f->cpus, .nr_cpus = f->nr_cpus };
+
+	return (!ev->time || srep_perf_filter__has_event(&window, ev)) &&
+	       (ev->source == SREP_SRC_RECORD || srep_perf_filter__has_event(&cpus, ev));
+}
+
 static int read_side(struct side *sd, int k, const char *path, const struct compare_opts *o,
 		     struct srep_error *err)
 {
+	struct srep_perf_filter f = { .sel = NULL };
 	struct srep_open_opts oo = { .flags = SREP_OPEN_PRESCAN, .diag = cli_diag };
 	const struct srep_event *ev;
 	struct cli_progress prog;
@@ -164,6 +191,8 @@ static int read_side(struct side *sd, int k, const char *path, const struct comp
 				      "(--only, --exclude, --only-%c, --exclude-%c)", path, 'A' + k,
 				      'a' + k, 'a' + k);
 	if (!ret)
+		ret = perf_window_resolve(&o->win, sd->s, &f, err);
+	if (!ret)
 		ret = srep_metrics__new(&sd->m, sd->s, err);
 	if (!ret)
 		ret = symbols_of(sd, o, k, err);
@@ -173,7 +202,7 @@ static int read_side(struct side *sd, int k, const char *path, const struct comp
 	while ((ret = cli_next_event(&prog, sd->s, &ev, err)) > 0) {
 		/* every frame resolved, so that the summary says how many resolved */
 		ret = cli_symbols_event(&sd->cs, ev, err);
-		if (!ret)
+		if (!ret && counted(&f, ev))
 			ret = srep_metrics__add(sd->m, ev, err);
 		if (ret)
 			break;
@@ -258,10 +287,108 @@ out:
 	return status;
 }
 
+/* repeated runs: each trace read, its figures taken, then freed (one in memory at a time) */
+static int run_many(struct compare_opts *o, char **path[2], size_t n[2])
+{
+	struct compare_runs_out ro = { .path = { path[0], path[1] }, .n = { n[0], n[1] } };
+	struct srep_compare_side cs;
+	struct srep_runs *runs = NULL;
+	struct srep_error err = { 0 };
+	struct cli_out out;
+	size_t i;
+	int k, ret, status;
+
+	ret = cli_out_open(&out, o->output ? o->output : "-", path[0][0], &err);
+	if (ret)
+		return cli_error(&err);
+	ret = srep_runs__new(&runs, &err);
+	for (k = 0; k < 2 && !ret; k++) {
+		for (i = 0; i < n[k] && !ret; i++) {
+			struct side sd = { 0 };
+
+			ret = read_side(&sd, k, path[k][i], o, &err);
+			cs = (struct srep_compare_side){ sd.s, sd.m, sd.sel, o->scale[k] };
+			if (!ret)
+				ret = srep_runs__add(runs, k, &cs, &err);
+			free_side(&sd);
+		}
+	}
+	if (!ret)
+		ret = srep_runs__finish(runs, &err);
+	if (ret) {
+		cli_out_abort(&out);
+		srep_runs__delete(runs);
+		return cli_error(&err);
+	}
+	ro.runs = runs;
+	status = EXIT_OK;
+	if (o->json && compare_runs_json(out.f, &ro)) {
+		cli_errorf("out of memory");
+		status = EXIT_FAIL;
+	} else if (!o->json) {
+		compare_runs_text(out.f, &ro);
+	}
+	if (status)
+		cli_out_abort(&out);
+	else if (cli_out_commit(&out, &err))
+		status = cli_error(&err);
+	srep_runs__delete(runs);
+	return status;
+}
+
+/*
+ * "--vs" splits the traces into A's and B's. getopt moves the traces after
+ * the options, keeping their order: the "--vs" word is swapped for this
+ * marker, a non-option getopt moves with them and which is found by address.
+ */
+static char vs_marker[] = "--vs";
+
+static void mark_vs(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], "--vs")) {
+			argv[i] = vs_marker + 2;	/* "vs", a word, not an option */
+			return;
+		}
+	}
+}
+
+/* the traces of each side; EXIT_OK or a usage error */
+static int split_sides(int argc, char **argv, int first, char **path[2], size_t n[2])
+{
+	int i, vs = -1, stdin_uses = 0;
+
+	for (i = first; i < argc; i++) {
+		if (argv[i] == vs_marker + 2 && vs < 0)
+			vs = i;
+		else
+			stdin_uses += !strcmp(argv[i], "-");
+	}
+	if (stdin_uses > 1)
+		return cli_usage_error(compare_usage, "standard input can hold one of the traces, "
+				       "not two");
+	if (vs < 0 && argc - first != 2)
+		return cli_usage_error(compare_usage, "expected two traces, or runs of A --vs runs of B");
+	path[0] = argv + first;
+	n[0] = vs < 0 ? 1 : (size_t)(vs - first);
+	path[1] = vs < 0 ? argv + first + 1 : argv + vs + 1;
+	n[1] = vs < 0 ? 1 : (size_t)(argc - vs - 1);
+	if (!n[0] || !n[1])
+		return cli_usage_error(compare_usage, "--vs: at least one trace on each side");
+	if (n[0] > SREP_RUNS_MAX || n[1] > SREP_RUNS_MAX)
+		return cli_usage_error(compare_usage, "--vs: at most %d runs per side",
+				       SREP_RUNS_MAX);
+	return EXIT_OK;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_opts o = { .mode = SREP_MATCH_AUTO, .scale = { 1, 1 } };
 	const char *path[2];
+	char **runs[2];
+	size_t nr_runs[2];
 	struct srep_error err = { 0 };
 	int first, ret;
 	bool done;
@@ -270,21 +397,27 @@ int cmd_compare(int argc, char **argv)
 		ret = cli_error(&err);
 		goto out;
 	}
+	mark_vs(argc, argv);
 	ret = cli_parse(argc, argv, compare_usage, compare_desc, compare_opts, on_opt, &o, &first,
 			&done);
-	if (!ret && !done && argc - first != 2)
-		ret = cli_usage_error(compare_usage, "expected two traces");
-	if (!ret && !done && !strcmp(argv[first], "-") && !strcmp(argv[first + 1], "-"))
-		ret = cli_usage_error(compare_usage, "standard input can hold one of the traces, "
-				      "not both");
+	if (!ret && !done)
+		ret = split_sides(argc, argv, first, runs, nr_runs);
+	if (!ret && !done && o.html && (nr_runs[0] > 1 || nr_runs[1] > 1))
+		ret = cli_usage_error(compare_usage, "--html shows two traces: not with several "
+				      "runs per side (the table or --json)");
 	if (!ret && !done) {
-		path[0] = argv[first];
-		path[1] = argv[first + 1];
 		cli_signals_install();
-		ret = run(&o, path);
+		if (nr_runs[0] > 1 || nr_runs[1] > 1) {
+			ret = run_many(&o, runs, nr_runs);
+		} else {
+			path[0] = runs[0][0];
+			path[1] = runs[1][0];
+			ret = run(&o, path);
+		}
 	}
 out:
 	srep_selection__delete(o.sel[0]);
 	srep_selection__delete(o.sel[1]);
+	perf_window_free(&o.win);
 	return ret;
 }

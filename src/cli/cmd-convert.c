@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "exporter.h"
+#include "perfopts.h"
 
 static const char convert_desc[] =
 	"Convert a trace (perf.data of any architecture, file or pipe mode, or\n"
@@ -21,10 +21,12 @@ static const char convert_desc[] =
 	"name with the format's suffix unless -o says otherwise. SEL is a pid (the\n"
 	"whole process), tid:N, comm:NAME, or a comm or glob; FROM,TO are seconds\n"
 	"from the trace start or @absolute timestamps, either side optional. FILE\n"
-	"may be '-' (standard input). Callchains are resolved from the target's files\n"
+	"may be '-' (standard input). --cpu drops the samples recorded on other CPUs\n"
+	"(records that name tasks stay); the formats that describe whole tasks (criu,\n"
+	"rt-app) refuse it. Callchains are resolved from the target's files\n"
 	"(--kallsyms, --symfs...; docs/symbols.md) for the formats that show them.\n\nformats:";
 
-enum { OPT_FORMAT = 1, OPT_OUTPUT, OPT_ONLY, OPT_EXCLUDE, OPT_CHILDREN, OPT_TIME, OPT_QUIET,
+enum { OPT_FORMAT = 1, OPT_OUTPUT, OPT_ONLY, OPT_EXCLUDE, OPT_CHILDREN, OPT_QUIET,
        OPT_LINES, OPT_INPUT, OPT_FORMAT_BASE = 1000 };
 #define FORMAT_OPTS_MAX 64	/* options one format may have: ids are base + 64 * format + n */
 
@@ -34,7 +36,7 @@ static const struct cli_opt common_opts[] = {
 	{ "only", 0, "<sel>", "keep only these tasks (repeatable: union)", OPT_ONLY },
 	{ "exclude", 0, "<sel>", "drop these tasks (repeatable)", OPT_EXCLUDE },
 	{ "children", 0, NULL, "--only also keeps the descendants of what it selects", OPT_CHILDREN },
-	{ "time", 0, "<from,to>", "keep this time window only", OPT_TIME },
+	PERF_WINDOW_OPTIONS,
 	CLI_SYMBOL_OPTIONS,
 	CLI_NO_SYMBOLS_OPTION,
 	{ "lines", 0, NULL, "frames also name their source file and line (DWARF)", OPT_LINES },
@@ -51,7 +53,8 @@ struct format_arg {
 };
 
 struct convert_opts {
-	const char *format, *output, *time, *input;
+	const char *format, *output, *input;
+	struct perf_window win;
 	struct srep_selection *sel;
 	struct format_arg *fargs;
 	size_t nr_fargs;
@@ -78,7 +81,7 @@ static void build_usage(struct convert_opts *o)
 	}
 	snprintf(o->usage, sizeof(o->usage),
 		 "usage: schedrep convert [--format %s] [-o OUT|-] [--only SEL]... "
-		 "[--exclude SEL]... [--children] [--time FROM,TO] [--kallsyms FILE] "
+		 "[--exclude SEL]... [--children] [--time FROM,TO] [-C LIST] [--kallsyms FILE] "
 		 "[--vmlinux FILE] [--symfs DIR] [--buildid-dir DIR] [--no-symbols] [--lines] "
 		 "[-q] [-i FILE] [FILE]", fmts);
 }
@@ -135,20 +138,14 @@ static int on_opt(void *ctx, int id, const char *arg)
 {
 	struct convert_opts *o = ctx;
 	struct srep_error err = { 0 };
-	uint64_t from, to;
 	int ret = 0;
 
-	if (cli_symbol_opt(&o->sym, id, arg))
-		return EXIT_OK;
+	if (cli_symbol_opt(&o->sym, id, arg) || perf_window_opt(&o->win, id, arg, o->usage, &ret))
+		return ret;
 	switch (id) {
 	case OPT_FORMAT:	o->format = arg; break;
 	case OPT_OUTPUT:	o->output = arg; break;
 	case OPT_INPUT:		o->input = arg; break;
-	case OPT_TIME:
-		/* the syntax now (a usage error); the values once the trace start is known */
-		o->time = arg;
-		ret = srep_time__parse_range(arg, 0, &from, &to, &err);
-		break;
 	case OPT_CHILDREN:	srep_selection__set_children(o->sel, true); break;
 	case OPT_QUIET:		cli_quiet = true; break;
 	case OPT_LINES:		o->sym.o.lines = true; break;
@@ -203,7 +200,9 @@ struct run {
 	struct srep_export_ctx ctx;
 	struct srep_session *s;
 	struct cli_out out;
+	struct srep_perf_filter cpus;	/* --cpu's list (the window is in ctx) */
 	uint64_t events, timed;		/* written; of which timed */
+	uint64_t samples;		/* written samples (not side-band records) */
 	size_t tasks;
 };
 
@@ -219,15 +218,22 @@ static int prepare(struct run *r, const struct convert_opts *o, const char *inpu
 	struct srep_open_opts oo = { .diag = cli_diag };
 	int ret;
 
-	if (selecting || o->time || (r->x->flags & SREP_EXPORT_PRESCAN))
+	if (selecting || o->win.time || (r->x->flags & SREP_EXPORT_PRESCAN))
 		oo.flags |= SREP_OPEN_PRESCAN;
 	ret = srep_session__open(&r->s, input, &oo, err);
 	if (!ret && (oo.flags & SREP_OPEN_PRESCAN))
 		ret = first_time(r->s, &r->ctx.trace_start, err);
 	r->ctx.session = r->s;
 	r->ctx.to = UINT64_MAX;
-	if (!ret && o->time)
-		ret = srep_time__parse_range(o->time, r->ctx.trace_start, &r->ctx.from, &r->ctx.to, err);
+	if (!ret && o->win.time)
+		ret = perf_window_resolve(&o->win, r->s, &r->cpus, err);
+	if (!ret && o->win.time) {
+		r->ctx.from = r->cpus.from;
+		r->ctx.to = r->cpus.to;
+		r->cpus.from = r->cpus.to = 0;
+	}
+	r->cpus.cpus = o->win.cpu_set;
+	r->cpus.nr_cpus = o->win.nr_cpu_set;
 	if (!ret && selecting) {
 		ret = srep_selection__resolve(o->sel, r->s, err);
 		r->ctx.sel = o->sel;
@@ -264,6 +270,8 @@ static int pump(struct run *r, void *state, struct srep_error *err)
 		}
 		if (!(r->x->flags & SREP_EXPORT_EVERY_EVENT) && !srep_export_selected(r->ctx.sel, ev))
 			continue;
+		if (ev->source != SREP_SRC_RECORD && !srep_perf_filter__has_event(&r->cpus, ev))
+			continue;
 		ret = r->x->event(state, ev, err);
 		if (ret)
 			break;
@@ -272,6 +280,7 @@ static int pump(struct run *r, void *state, struct srep_error *err)
 							       srep_export_selected(r->ctx.sel, ev))) {
 			r->events++;
 			r->timed += ev->time != 0;	/* not the records synthesized at start */
+			r->samples += ev->time && ev->source != SREP_SRC_RECORD;
 		}
 	}
 	cli_progress_done(&prog);
@@ -280,6 +289,7 @@ static int pump(struct run *r, void *state, struct srep_error *err)
 
 static int export(struct run *r, const struct convert_opts *o, struct srep_error *err)
 {
+	char what[128];
 	void *state = NULL;
 	int ret;
 
@@ -287,10 +297,12 @@ static int export(struct run *r, const struct convert_opts *o, struct srep_error
 	if (!ret)
 		ret = pump(r, state, err);
 	/* an empty window is a mistake, as an instant outside the trace is for --at */
-	if (!ret && o->time && !r->timed)
-		ret = srep_error__set(err, SREP_E_TIME, "no event%s in the --time window '%s' "
-				      "(seconds after the trace's first event, or @perf-timestamp)",
-				      r->ctx.sel ? " of the selected tasks" : "", o->time);
+	/* --cpu applies to samples only: the records that name tasks alone are no output */
+	if (!ret && ((o->win.time && !r->timed) || (o->win.cpus && !r->samples)))
+		ret = srep_error__set(err, SREP_E_TIME, "no event%s passes %s (--time: seconds after "
+				      "the trace's first event, or @perf-timestamp)",
+				      r->ctx.sel ? " of the selected tasks" : "",
+				      perf_window_describe(&o->win, what, sizeof(what)));
 	if (!ret)
 		ret = r->x->end(state, err);
 	r->x->destroy(state);
@@ -390,6 +402,11 @@ int cmd_convert(int argc, char **argv)
 				      "with -o FILE (-o - writes to the terminal anyway)");
 		goto out;
 	}
+	if (o.win.cpus && (x->flags & SREP_EXPORT_WHOLE_TASKS)) {
+		ret = cli_usage_error(o.usage, "--format %s describes whole tasks: --cpu would cut "
+				      "them (--only selects tasks)", x->name);
+		goto out;
+	}
 	ret = format_opts(&o, x, &fopts);
 	if (ret == EXIT_OK)
 		ret = convert(&o, path, x, fopts);
@@ -402,5 +419,6 @@ out:
 	free(opts);
 	free(o.fargs);
 	srep_selection__delete(o.sel);
+	perf_window_free(&o.win);
 	return ret;
 }

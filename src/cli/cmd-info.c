@@ -7,19 +7,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "info.h"
+#include "perfopts.h"
 
 static const char info_usage[] =
 	"usage: schedrep info [--json] [--stats] [--kallsyms <file>] [--vmlinux <file>] "
-	"[--symfs <dir>] [--buildid-dir <dir>] [--no-symbols] [-q] [-i <file>] [<perf.data>]";
+	"[--symfs <dir>] [--buildid-dir <dir>] [--no-symbols] [--time <from,to>] [-C <list>] [-q] "
+	"[-i <file>] [<perf.data>]";
 static const char info_desc[] =
 	"Print the trace's header facts (architecture, byte order, perf and kernel\n"
 	"versions, CPUs, clock, command line), the records per type and the samples\n"
 	"per event exactly as 'perf report --stats' counts them, the time span, the\n"
 	"number of tasks and what was lost; for traces with callchains, how many frames\n"
 	"resolved from the target's files (docs/symbols.md). <perf.data> may be '-' for\n"
-	"standard input.";
+	"standard input. --time and --cpu restrict the events counted per kind and the\n"
+	"samples per event of the \"selected\" part; the record counts stay perf's,\n"
+	"of the whole file.";
 
 enum { OPT_JSON = 1, OPT_STATS, OPT_QUIET, OPT_INPUT };
 
@@ -28,6 +31,7 @@ static const struct cli_opt info_opts[] = {
 	{ "stats", 0, NULL, "only count records, as perf report --stats (fastest)", OPT_STATS },
 	CLI_SYMBOL_OPTIONS,
 	CLI_NO_SYMBOLS_OPTION,
+	PERF_WINDOW_OPTIONS,
 	{ "quiet", 'q', NULL, "no warnings on stderr", OPT_QUIET },
 	CLI_INPUT_OPTION(OPT_INPUT),
 	{ NULL, 0, NULL, NULL, 0 },
@@ -37,14 +41,18 @@ struct info_opts {
 	const char *input;
 	bool json, stats_only;
 	struct cli_symbol_args sym;
+	struct perf_window win;
 };
 
 static int on_opt(void *ctx, int id, const char *arg)
 {
 	struct info_opts *o = ctx;
+	int ret;
 
 	if (cli_symbol_opt(&o->sym, id, arg))
 		return EXIT_OK;
+	if (perf_window_opt(&o->win, id, arg, info_usage, &ret))
+		return ret;
 	if (id == OPT_INPUT)
 		o->input = arg;
 	else if (id == OPT_JSON)
@@ -56,10 +64,40 @@ static int on_opt(void *ctx, int id, const char *arg)
 	return EXIT_OK;
 }
 
-/* neutral events per kind, counted while reading */
-struct info_counts {
-	uint64_t kinds[SREP_EV_MAX];
-};
+/* grow counts->evsels to hold index i; 0 or -1 */
+static int evsel_room(struct info_counts *c, size_t i)
+{
+	size_t n = c->nr_evsels ? c->nr_evsels : 8;
+	uint64_t *v;
+
+	if (i < c->nr_evsels)
+		return 0;
+	while (n <= i)
+		n *= 2;
+	v = realloc(c->evsels, n * sizeof(*v));
+	if (!v)
+		return -1;
+	memset(v + c->nr_evsels, 0, (n - c->nr_evsels) * sizeof(*v));
+	c->evsels = v;
+	c->nr_evsels = n;
+	return 0;
+}
+
+/* one event: counted per kind when the filter keeps it, and per event if a sample */
+static int count_event(struct info_counts *c, const struct srep_event *ev,
+		       struct srep_error *err)
+{
+	if (c->filter && !srep_perf_filter__has_event(c->filter, ev))
+		return 0;
+	c->kinds[ev->kind]++;
+	c->kept++;
+	if (ev->evsel < 0 || ev->source == SREP_SRC_RECORD)
+		return 0;
+	if (evsel_room(c, (size_t)ev->evsel))
+		return srep_error__set(err, SREP_E_NOMEM, "no memory for the counts");
+	c->evsels[ev->evsel]++;
+	return 0;
+}
 
 static int read_all(struct srep_session *s, bool stats_only, struct info_counts *counts,
 		    struct cli_symbols *cs, struct srep_error *err)
@@ -76,7 +114,9 @@ static int read_all(struct srep_session *s, bool stats_only, struct info_counts 
 			ret = SREP_E_NOMEM;
 			break;
 		}
-		counts->kinds[ev->kind]++;
+		ret = count_event(counts, ev, err);
+		if (ret)
+			break;
 	}
 	cli_progress_done(&prog);
 	return ret;
@@ -164,10 +204,22 @@ static void text_model(const struct srep_session *s, const struct info_counts *c
 	else
 		printf("time span:     unknown (no timestamps)\n");
 	printf("tasks:         %zu\n", srep_session__nr_tasks(s));
-	printf("events:        %" PRIu64 "\n", st->events);
+	if (c->filter)
+		printf("events:        %" PRIu64 " of %" PRIu64 " pass %s\n", c->kept, st->events,
+		       c->filter_text);
+	else
+		printf("events:        %" PRIu64 "\n", st->events);
 	for (k = 1; k < SREP_EV_MAX; k++) {
 		if (c->kinds[k])
 			printf("  %-20s %10" PRIu64 "\n", srep_event_kind_name(k), c->kinds[k]);
+	}
+	if (c->filter) {
+		printf("samples per event passing %s:\n", c->filter_text);
+		for (k = 0; (size_t)k < c->nr_evsels; k++) {
+			if (c->evsels[k])
+				printf("  %-30s %10" PRIu64 "\n",
+				       srep_session__evsel_name(s, (size_t)k), c->evsels[k]);
+		}
 	}
 	printf("lost:          %" PRIu64 " events (LOST), %" PRIu64 " samples (LOST_SAMPLES)",
 	       st->lost, st->lost_samples);
@@ -203,7 +255,9 @@ int cmd_info(int argc, char **argv)
 {
 	struct srep_open_opts oo = { .diag = cli_diag };
 	struct info_opts o = { 0 };
-	struct info_counts counts = { { 0 } };
+	struct info_counts counts = { .filter = NULL };
+	struct srep_perf_filter filter = { .sel = NULL };
+	char filter_text[160];
 	struct srep_session *s = NULL;
 	struct srep_error err = { 0 };
 	struct cli_symbols cs = { 0 };
@@ -216,20 +270,36 @@ int cmd_info(int argc, char **argv)
 		return ret;
 	if (cli_one_trace(argc, argv, first, o.input, info_usage, &path))
 		return EXIT_USAGE;
+	if (o.stats_only && perf_window_given(&o.win)) {
+		perf_window_free(&o.win);
+		return cli_usage_error(info_usage, "--stats counts records, not events: "
+				       "--time and --cpu do not apply");
+	}
 	cli_signals_install();
 	if (o.stats_only)
 		oo.flags |= SREP_OPEN_COUNT_ONLY;
+	if (o.win.time)
+		oo.flags |= SREP_OPEN_PRESCAN;
 	ret = srep_session__open(&s, path, &oo, &err);
-	if (ret)
+	if (!ret && perf_window_given(&o.win)) {
+		ret = perf_window_resolve(&o.win, s, &filter, &err);
+		counts.filter = &filter;
+		counts.filter_text = perf_window_describe(&o.win, filter_text, sizeof(filter_text));
+	}
+	if (ret) {
+		srep_session__delete(s);
+		perf_window_free(&o.win);
 		return cli_error(&err);
+	}
 	if (!o.stats_only && cli_symbols_open(&cs, s, &o.sym)) {
 		srep_session__delete(s);
+		perf_window_free(&o.win);
 		return EXIT_FAIL;
 	}
 	ret = read_all(s, o.stats_only, &counts, &cs, &err);
 	/* what was read before an error is still worth showing */
 	if (o.json)
-		status = info_json(s, o.stats_only, counts.kinds, cs.sy);
+		status = info_json(s, o.stats_only, &counts, cs.sy);
 	else
 		status = (print_text(s, o.stats_only, &counts, cs.sy), EXIT_OK);
 	if (ret)
@@ -238,5 +308,7 @@ int cmd_info(int argc, char **argv)
 		status = EXIT_FAIL;
 	cli_symbols_close(&cs);
 	srep_session__delete(s);
+	free(counts.evsels);
+	perf_window_free(&o.win);
 	return status;
 }

@@ -10,19 +10,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "perfopts.h"
 #include "replay-print.h"
 
 static const char replay_usage[] =
 	"usage: schedrep replay [--only <sel>]... [--exclude <sel>]... [--children] [--scale <f>] "
 	"[--scale-run <f>] [--scale-sleep <f>] [--cpu-map auto|none|<list>] [--keep-prio] "
-	"[--repeat <n>] [--dry-run] [--report <file.json>] [--max-threads <n>] [-q] [-i <file>] [<trace>]";
+	"[--repeat <n>] [--dry-run] [--report <file.json>] [--max-threads <n>] [--time <from,to>] "
+	"[-q] [-i <file>] [<trace>]";
 static const char replay_desc[] =
 	"Replay the selected tasks of a trace (perf.data of any architecture, or\n"
 	"schedrep JSON) as threads that burn the recorded CPU time, wake each other\n"
 	"as recorded and sleep as recorded, then compare what they did with the\n"
 	"trace. Without --only: every task except the idle task, kernel threads and\n"
-	"the recording tool (--dry-run shows what was left out).";
+	"the recording tool (--dry-run shows what was left out). --time replays what\n"
+	"the tasks did in that window only. --cpu is refused: a replayed task is whole\n"
+	"(its runs on every CPU; --cpu-map places them), and --only selects tasks.";
 
 enum {
 	OPT_ONLY = 1, OPT_EXCLUDE, OPT_CHILDREN, OPT_SCALE, OPT_SCALE_RUN, OPT_SCALE_SLEEP,
@@ -45,6 +48,7 @@ static const struct cli_opt replay_opts[] = {
 	  OPT_REPORT },
 	{ "max-threads", 0, "<n>", "refuse to start more than n threads (default 1024)",
 	  OPT_MAX_THREADS },
+	PERF_WINDOW_OPTIONS,
 	{ "quiet", 'q', NULL, "no warnings or progress on stderr", OPT_QUIET },
 	CLI_INPUT_OPTION(OPT_INPUT),
 	{ NULL, 0, NULL, NULL, 0 },
@@ -57,6 +61,7 @@ struct replay_opts {
 	double scale, scale_run, scale_sleep;	/* 0: not given */
 	struct rp_run_opts run;
 	const char *report;
+	struct perf_window win;
 };
 
 static int parse_count(const char *arg, const char *what, size_t *out)
@@ -95,6 +100,8 @@ static int on_opt(void *ctx, int id, const char *arg)
 	size_t n;
 	int ret = EXIT_OK;
 
+	if (perf_window_opt(&o->win, id, arg, replay_usage, &ret))
+		return ret;
 	switch (id) {
 	case OPT_ONLY:
 		o->has_only = true;
@@ -121,6 +128,32 @@ static int on_opt(void *ctx, int id, const char *arg)
 	return ret;
 }
 
+/*
+ * rp_plan__build() for the events of the --time window: the builder gets no
+ * event before it (as if the trace began there; the records synthesized at
+ * the start, untimed, still name the tasks) and none after it
+ */
+static int build_plan(struct rp_plan **out, struct srep_session *s, const struct replay_opts *o,
+		      const struct rp_defaults *def, struct srep_error *err)
+{
+	struct srep_perf_filter f = { .sel = NULL };
+	struct rp_builder *rb = NULL;
+	const struct srep_event *ev;
+	int ret;
+
+	*out = NULL;
+	ret = perf_window_resolve(&o->win, s, &f, err);
+	if (!ret)
+		ret = rp_builder__new(&rb, s, o->sel, def, err);
+	while (!ret && (ret = srep_session__next_event(s, &ev, err)) > 0)
+		ret = !ev->time || srep_perf_filter__has_event(&f, ev) ?
+		      rp_builder__event(rb, ev, err) : 0;
+	if (!ret)
+		ret = rp_builder__finish(rb, out, err);
+	rp_builder__delete(rb);
+	return ret;
+}
+
 /* the plan: tasks chosen, events read, durations scaled */
 static int make_plan(struct replay_opts *o, const char *path, struct rp_plan **plan,
 		     struct replay_choice *choice, struct rp_defaults *def)
@@ -136,7 +169,7 @@ static int make_plan(struct replay_opts *o, const char *path, struct rp_plan **p
 	if (!ret && !o->has_only)
 		ret = rp_defaults__compute(def, s, &err);
 	if (!ret)
-		ret = rp_plan__build(plan, s, o->sel, o->has_only ? NULL : def, &err);
+		ret = build_plan(plan, s, o, o->has_only ? NULL : def, &err);
 	if (!ret)
 		ret = rp_plan__scale(*plan, o->scale_run ? o->scale_run : o->scale ? o->scale : 1,
 				     o->scale_sleep ? o->scale_sleep : o->scale ? o->scale : 1, &err);
@@ -247,6 +280,9 @@ int cmd_replay(int argc, char **argv)
 	if (!ret && !done)
 		ret = cli_one_trace(argc, argv, first, o.input, replay_usage, &path);
 	/* the report compares a replay with its recording: a dry run has nothing to report */
+	if (!ret && !done && o.win.cpus)
+		ret = cli_usage_error(replay_usage, "--cpu: a replayed task is whole, its runs on "
+				      "every CPU (--only selects tasks, --cpu-map places them)");
 	if (!ret && !done && o.dry_run && o.report)
 		ret = cli_usage_error(replay_usage, "--report describes a replay that ran: not with "
 				      "--dry-run");
@@ -261,6 +297,7 @@ int cmd_replay(int argc, char **argv)
 	rp_plan__delete(plan);
 	rp_defaults__free(&def);
 	srep_selection__delete(o.sel);
+	perf_window_free(&o.win);
 	free(o.run.map);
 	return ret;
 }

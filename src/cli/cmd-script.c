@@ -232,13 +232,6 @@ static bool is_sample(const struct srep_event *ev)
 	       (ev->source == SREP_SRC_JSON && ev->evsel >= 0);
 }
 
-static bool selected(const struct srep_perf_filter *pf, const struct srep_event *ev)
-{
-	return (!(pf->from || pf->to) || (ev->time >= pf->from && ev->time <= pf->to)) &&
-	       (!pf->cpus || (ev->cpu >= 0 && (size_t)ev->cpu < pf->nr_cpus && pf->cpus[ev->cpu])) &&
-	       (!pf->sel || srep_selection__has_tid(pf->sel, ev->tid));
-}
-
 static int run(struct sc_cli *c, struct srep_session *s, const struct srep_perf_filter *pf,
 	       FILE *f, struct srep_error *err)
 {
@@ -254,7 +247,7 @@ static int run(struct sc_cli *c, struct srep_session *s, const struct srep_perf_
 		if (cli_interrupted)
 			ret = srep_error__set(err, SREP_E_INTERRUPTED, "interrupted");
 		else if ((ret = srep_perf_threads__add(pt, ev, err)) == 0 && is_sample(ev) &&
-			 selected(pf, ev))
+			 srep_perf_filter__has_event(pf, ev))
 			(c->a.json ? json_line : text_line)(f, c, s, pt, ev);
 	}
 	cli_progress_done(&prog);

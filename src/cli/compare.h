@@ -25,6 +25,17 @@ void compare_text(FILE *f, const struct compare_run *r);
 int compare_json(FILE *f, const struct compare_run *r);
 void compare_html(FILE *f, const struct compare_run *r);
 
+/* repeated runs (compare A1 A2 ... --vs B1 B2 ...: compare-runs.c) */
+struct compare_runs_out {
+	char *const *path[2];		/* each side's traces */
+	size_t n[2];
+	const struct srep_runs *runs;	/* finished */
+};
+
+void compare_runs_text(FILE *f, const struct compare_runs_out *o);
+/* returns 0, or -1 when out of memory */
+int compare_runs_json(FILE *f, const struct compare_runs_out *o);
+
 /* "12.345ms", "17", "95.1%"; 'sign' adds '+' to positive values */
 const char *compare_fmt(char *buf, size_t size, enum srep_unit unit, double v, bool sign);
 /* "comm 117/2045" (tids of A/B) or "comm (81/80)" for groups, cut to 'width' with '~' */

@@ -10,9 +10,6 @@
 #include "cli.h"
 #include "info.h"
 
-int info_json(const struct srep_session *s, bool stats_only, const uint64_t *kinds,
-	      const struct srep_symbolizer *sy);
-
 static cJSON *str_or_null(const char *v)
 {
 	return v ? cJSON_CreateString(v) : cJSON_CreateNull();
@@ -117,6 +114,37 @@ static void add_counts(cJSON *root, const struct srep_session *s)
 	}
 }
 
+/* "selected": what passed --time and --cpu; null without them */
+static void add_selected(cJSON *root, const struct srep_session *s, const struct info_counts *c)
+{
+	cJSON *sel, *evs, *item;
+	const char *name;
+	size_t i;
+
+	if (!c->filter) {
+		cJSON_AddNullToObject(root, "selected");
+		return;
+	}
+	sel = cJSON_AddObjectToObject(root, "selected");
+	cJSON_AddStringToObject(sel, "filter", c->filter_text);
+	if (c->filter->from || c->filter->to) {
+		add_u64(sel, "from_ns", c->filter->from);
+		add_u64(sel, "to_ns", c->filter->to);
+	}
+	add_u64(sel, "events", c->kept);
+	evs = cJSON_AddObjectToObject(sel, "samples");
+	for (i = 0; i < c->nr_evsels; i++) {
+		if (!c->evsels[i])
+			continue;
+		name = srep_session__evsel_name(s, i);
+		item = cJSON_GetObjectItemCaseSensitive(evs, name);
+		if (item)
+			cJSON_SetNumberValue(item, item->valuedouble + (double)c->evsels[i]);
+		else
+			add_u64(evs, name, c->evsels[i]);
+	}
+}
+
 static void add_model(cJSON *root, const struct srep_session *s, const uint64_t *kinds)
 {
 	const struct srep_stats *st = srep_session__stats(s);
@@ -176,7 +204,7 @@ static void add_callchains(cJSON *root, const struct srep_symbolizer *sy)
 	add_u64(c, "dwarf_unwound", st->dwarf_unwound);
 }
 
-int info_json(const struct srep_session *s, bool stats_only, const uint64_t *kinds,
+int info_json(const struct srep_session *s, bool stats_only, const struct info_counts *c,
 	      const struct srep_symbolizer *sy)
 {
 	const struct srep_stats *st = srep_session__stats(s);
@@ -190,7 +218,8 @@ int info_json(const struct srep_session *s, bool stats_only, const uint64_t *kin
 	add_header(root, srep_session__meta(s));
 	add_counts(root, s);
 	if (!stats_only) {
-		add_model(root, s, kinds);
+		add_model(root, s, c->kinds);
+		add_selected(root, s, c);
 		info_schedstat_json(root, s);
 	}
 	add_loss(root, s, stats_only);

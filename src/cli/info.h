@@ -10,7 +10,17 @@
 #include <cjson/cJSON.h>
 #include <schedrep/schedrep.h>
 
-int info_json(const struct srep_session *s, bool stats_only, const uint64_t *kinds,
+/* the events read, per kind (those the filter keeps) and per event */
+struct info_counts {
+	const struct srep_perf_filter *filter;	/* --time, --cpu; NULL: none given */
+	const char *filter_text;		/* "--time 0.1,0.2 --cpu 0" */
+	uint64_t kinds[SREP_EV_MAX];
+	uint64_t kept;				/* events the filter keeps */
+	uint64_t *evsels;			/* kept samples by evsel index */
+	size_t nr_evsels;
+};
+
+int info_json(const struct srep_session *s, bool stats_only, const struct info_counts *c,
 	      const struct srep_symbolizer *sy);
 void info_features_text(const struct srep_meta *m);
 void info_schedstat_text(const struct srep_session *s);

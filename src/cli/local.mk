@@ -12,7 +12,7 @@ schedrep_SOURCES += %reldir%/output.c %reldir%/symopts.c \
 	%reldir%/cmd-info.c %reldir%/info.h %reldir%/info-json.c %reldir%/info-schedstat.c \
 	%reldir%/cmd-convert.c %reldir%/cmd-callchains.c \
 	%reldir%/cmd-compare.c %reldir%/compare.h %reldir%/compare-text.c \
-	%reldir%/compare-json.c %reldir%/compare-html.c \
+	%reldir%/compare-json.c %reldir%/compare-html.c %reldir%/compare-runs.c \
 	%reldir%/cmd-replay.c %reldir%/replay-print.c %reldir%/replay-print.h \
 	%reldir%/perfopts.c %reldir%/perfopts.h %reldir%/cmd-latency.c %reldir%/cmd-timehist.c \
 	%reldir%/cmd-script.c %reldir%/cmd-map.c \

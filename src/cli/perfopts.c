@@ -26,21 +26,21 @@ int perf_args_init(struct perf_args *a)
 void perf_args_free(struct perf_args *a)
 {
 	srep_selection__delete(a->sel);
-	free(a->cpu_set);
+	perf_window_free(&a->win);
 }
 
-/* "0,2-3" into a->cpu_set; 0 or -1 */
-static int parse_cpus(struct perf_args *a, const char *list)
+/* "0,2-3" into w->cpu_set; 0 or -1 */
+static int parse_cpus(struct perf_window *w, const char *list)
 {
 	const char *p = list;
 	long lo, hi, c;
 	char *end;
 
-	free(a->cpu_set);
-	a->cpu_set = calloc(PERF_MAX_CPU + 1, sizeof(bool));
-	if (!a->cpu_set)
+	free(w->cpu_set);
+	w->cpu_set = calloc(PERF_MAX_CPU + 1, sizeof(bool));
+	if (!w->cpu_set)
 		return -1;
-	a->nr_cpu_set = PERF_MAX_CPU + 1;
+	w->nr_cpu_set = PERF_MAX_CPU + 1;
 	do {
 		errno = 0;
 		lo = strtol(p, &end, 10);
@@ -55,16 +55,76 @@ static int parse_cpus(struct perf_args *a, const char *list)
 			p = end;
 		}
 		for (c = lo; c <= hi; c++)
-			a->cpu_set[c] = true;
+			w->cpu_set[c] = true;
 	} while (*p++ == ',');
 	return p[-1] ? -1 : 0;
+}
+
+int perf_window_opt(struct perf_window *w, int id, const char *arg, const char *usage, int *ret)
+{
+	struct srep_error err = { 0 };
+	uint64_t from, to;
+
+	*ret = EXIT_OK;
+	if (id == PO_TIME) {
+		/* the syntax now (a usage error); the values once the trace start is known */
+		w->time = arg;
+		if (srep_time__parse_range(arg, 0, &from, &to, &err))
+			*ret = cli_usage_error(usage, "--time: %s", err.msg);
+	} else if (id == PO_CPU) {
+		w->cpus = arg;
+		if (parse_cpus(w, arg))
+			*ret = cli_usage_error(usage, "--cpu: '%s': expected a list such as 0,2-3", arg);
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+bool perf_window_given(const struct perf_window *w)
+{
+	return w->time || w->cpus;
+}
+
+int perf_window_resolve(const struct perf_window *w, const struct srep_session *s,
+			struct srep_perf_filter *f, struct srep_error *err)
+{
+	uint64_t first = 0, last = 0;
+	int ret;
+
+	f->cpus = w->cpu_set;
+	f->nr_cpus = w->nr_cpu_set;
+	if (!w->time)
+		return 0;
+	srep_session__time_span(s, &first, &last);
+	ret = srep_time__parse_range(w->time, first, &f->from, &f->to, err);
+	if (!ret && (f->from > last || f->to < first))
+		ret = srep_error__set(err, SREP_E_TIME, "the --time window '%s' holds no part of the "
+				      "trace: it spans 0 .. %.6f s after its first event, "
+				      "@%.6f .. @%.6f", w->time, (double)(last - first) / 1e9,
+				      (double)first / 1e9, (double)last / 1e9);
+	return ret;
+}
+
+void perf_window_free(struct perf_window *w)
+{
+	free(w->cpu_set);
+	w->cpu_set = NULL;
+}
+
+const char *perf_window_describe(const struct perf_window *w, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s%s%s%s%s", w->time ? "--time " : "", w->time ? w->time : "",
+		 w->time && w->cpus ? " " : "", w->cpus ? "--cpu " : "", w->cpus ? w->cpus : "");
+	return buf;
 }
 
 int perf_args_opt(struct perf_args *a, int id, const char *arg, const char *usage, int *ret)
 {
 	struct srep_error err = { 0 };
-	uint64_t from, to;
 
+	if (perf_window_opt(&a->win, id, arg, usage, ret))
+		return 1;
 	*ret = EXIT_OK;
 	switch (id) {
 	case PO_INPUT:		a->input = arg; break;
@@ -83,16 +143,6 @@ int perf_args_opt(struct perf_args *a, int id, const char *arg, const char *usag
 		    (a->sel, arg, &err))
 			*ret = cli_usage_error(usage, "%s", err.msg);
 		break;
-	case PO_TIME:
-		a->time = arg;
-		if (srep_time__parse_range(arg, 0, &from, &to, &err))
-			*ret = cli_usage_error(usage, "--time: %s", err.msg);
-		break;
-	case PO_CPU:
-		a->cpus = arg;
-		if (parse_cpus(a, arg))
-			*ret = cli_usage_error(usage, "--cpu: '%s': expected a list such as 0,2-3", arg);
-		break;
 	default:
 		return 0;
 	}
@@ -104,13 +154,12 @@ int perf_args_open(struct perf_args *a, int argc, char **argv, int first, const 
 {
 	struct srep_open_opts oo = { .diag = cli_diag };
 	struct srep_error err = { 0 };
-	uint64_t start = 0, end = 0;
 
 	if (cli_one_trace(argc, argv, first, a->input, usage, &a->input))
 		return EXIT_USAGE;
 	if (!a->output)
 		a->output = "-";
-	if (a->selecting || a->time)
+	if (a->selecting || a->win.time)
 		oo.flags |= SREP_OPEN_PRESCAN;
 	memset(f, 0, sizeof(*f));
 	if (srep_session__open(s, a->input, &oo, &err))
@@ -120,13 +169,8 @@ int perf_args_open(struct perf_args *a, int argc, char **argv, int first, const 
 			return cli_error(&err);
 		f->sel = a->sel;
 	}
-	if (a->time) {
-		srep_session__time_span(*s, &start, &end);
-		if (srep_time__parse_range(a->time, start, &f->from, &f->to, &err))
-			return cli_usage_error(usage, "--time: %s", err.msg);
-	}
-	f->cpus = a->cpu_set;
-	f->nr_cpus = a->nr_cpu_set;
+	if (perf_window_resolve(&a->win, *s, f, &err))
+		return cli_error(&err);
 	return EXIT_OK;
 }
 

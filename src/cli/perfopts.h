@@ -22,22 +22,51 @@ enum {
 	{ "json", 0, NULL, "JSON instead of perf's text (docs/perf-commands.md)", PO_JSON }, \
 	{ "perf", 0, "<version>", "reproduce perf 6.12 (default) or 6.1", PO_PERF }
 
+/*
+ * --time and --cpu: every command that reads a trace takes them (info,
+ * convert, callchains, replay and compare too), parsed here and applied
+ * through srep_perf_filter__has_event()
+ */
+#define PERF_WINDOW_OPTIONS							\
+	{ "time", 0, "<from,to>", "this window only: seconds from the start, or @absolute", PO_TIME }, \
+	{ "cpu", 'C', "<list>", "these CPUs only: 0,2-3", PO_CPU }
+
 #define PERF_FILTER_OPTIONS							\
 	{ "only", 0, "<sel>", "these tasks only: pid, tid:N, comm or glob (repeatable)", PO_ONLY }, \
 	{ "exclude", 0, "<sel>", "not these tasks (repeatable)", PO_EXCLUDE },		\
 	{ "children", 0, NULL, "--only also keeps the descendants of what it selects", PO_CHILDREN }, \
-	{ "time", 0, "<from,to>", "this window only: seconds from the start, or @absolute", PO_TIME }, \
-	{ "cpu", 'C', "<list>", "these CPUs only: 0,2-3", PO_CPU },			\
+	PERF_WINDOW_OPTIONS,								\
 	{ "quiet", 'q', NULL, "no warnings on stderr", PO_QUIET }
 
+struct perf_window {
+	const char *time, *cpus;	/* as given; NULL: not given */
+	bool *cpu_set;
+	size_t nr_cpu_set;
+};
+
+/* PO_TIME or PO_CPU: 1 taken (*ret set: EXIT_OK or the usage error), 0 not one of them */
+int perf_window_opt(struct perf_window *w, int id, const char *arg, const char *usage, int *ret);
+/* whether a window or a CPU list was given */
+bool perf_window_given(const struct perf_window *w);
+/*
+ * The window against the session's first event (open it with
+ * SREP_OPEN_PRESCAN when w->time is set) into f->from, f->to, and the CPU
+ * list into f->cpus. A window that holds no part of the trace is an error,
+ * as an instant outside it is for --at. 0, or an error in *err.
+ */
+int perf_window_resolve(const struct perf_window *w, const struct srep_session *s,
+			struct srep_perf_filter *f, struct srep_error *err);
+void perf_window_free(struct perf_window *w);
+/* "--time 0.5,1 --cpu 0": the filters given, for messages; "" when none */
+const char *perf_window_describe(const struct perf_window *w, char *buf, size_t size);
+
 struct perf_args {
-	const char *input, *output, *time, *cpus;
+	const char *input, *output;
 	bool json;
 	enum srep_perf_dialect dialect;
 	struct srep_selection *sel;
 	bool selecting;
-	bool *cpu_set;
-	size_t nr_cpu_set;
+	struct perf_window win;
 };
 
 int perf_args_init(struct perf_args *a);

@@ -81,10 +81,26 @@ for args in "--time 100,200" "--time @1,@2" "--only nosuchtask" "--only tid:9999
 	rm -f "$TMP/e.json"
 	# shellcheck disable=SC2086
 	expect_exit 1 "$SREP_BIN" convert -f json $args -o "$TMP/e.json" "$TMP/x86.data"
-	grep -qE "no event in the --time window|no task of the trace matches" "$TMP/err" ||
+	grep -qE "no event passes|holds no part of the trace|no task of the trace matches" "$TMP/err" ||
 		fail "convert $args: $(cat "$TMP/err")"
 	[ ! -e "$TMP/e.json" ] || fail "convert $args left an output"
 done
+
+# --cpu: the samples of the listed CPUs, all of them and no other; the records
+# that name tasks stay (compared with the unfiltered file's lines)
+expect_exit 0 "$SREP_BIN" convert -f json -q -o "$TMP/all.json" "$TMP/x86.data"
+expect_exit 0 "$SREP_BIN" convert -f json -q --cpu 1 -o "$TMP/c1.json" "$TMP/x86.data"
+jq -c 'select(.src == "tp" and .cpu == 1)' "$TMP/all.json" >"$TMP/want"
+jq -c 'select(.src == "tp")' "$TMP/c1.json" >"$TMP/got"
+[ -s "$TMP/want" ] && cmp -s "$TMP/want" "$TMP/got" ||
+	fail "--cpu 1: $(wc -l <"$TMP/got") samples, the unfiltered file has $(wc -l <"$TMP/want") on CPU 1"
+[ "$(jq -c 'select(.src == "rec")' "$TMP/all.json" | wc -l)" = \
+  "$(jq -c 'select(.src == "rec")' "$TMP/c1.json" | wc -l)" ] || fail "--cpu 1 dropped records"
+expect_exit 1 "$SREP_BIN" convert -f json --cpu 7 -o "$TMP/e.json" "$TMP/x86.data"
+grep -q "no event passes --cpu 7" "$TMP/err" || fail "--cpu 7: $(cat "$TMP/err")"
+expect_exit 2 "$SREP_BIN" convert -f criu --cpu 0 -o "$TMP/c.criu" "$TMP/x86.data"
+grep -q "describes whole tasks" "$TMP/err" || fail "criu --cpu: $(cat "$TMP/err")"
+rm -f "$TMP/all.json" "$TMP/c1.json" "$TMP/want" "$TMP/got"
 
 # a failed write: one message, with the path and the system's reason
 if [ -w /dev/full ]; then

@@ -308,6 +308,70 @@ struct srep_block_row {
 SREP_API const struct srep_block_row *srep_compare__blocking(const struct srep_compare *c,
 							     size_t pair, size_t *nr);
 
+/* ------------------------------------------------------------------ */
+/* Repeated runs (runs.c): several traces per board                     */
+/* ------------------------------------------------------------------ */
+
+/* runs per side the exact test takes (it counts C(na + nb, na) splits) */
+#define SREP_RUNS_MAX		12
+/* a difference is significant when the test's two-sided p is at most this */
+#define SREP_RUNS_ALPHA		0.05
+
+/**
+ * srep_mann_whitney - exact two-sided Mann-Whitney U test
+ * @a, @na, @b, @nb: the two samples, 1 to SREP_RUNS_MAX values each
+ * @u: U of @a: the pairs (x in a, y in b) with x > y, ties counting 1/2
+ * @p: the probability, over every split of the pooled values into groups of
+ *     @na and @nb, of a rank sum as far from its mean as the observed one or
+ *     farther (ties get mid-ranks; without ties this is scipy's
+ *     mannwhitneyu(method="exact") p)
+ * @err: filled on failure
+ *
+ * Returns 0, SREP_E_INVAL (sizes) or SREP_E_NOMEM.
+ */
+SREP_API int srep_mann_whitney(const double *a, size_t na, const double *b, size_t nb, double *u,
+			       double *p, struct srep_error *err);
+/* the smallest p the test can give with these sizes: 2 / C(na + nb, na), at most 1 */
+SREP_API double srep_mann_whitney__min_p(size_t na, size_t nb);
+
+/* one metric (of the whole workload or of one comm) over the runs */
+struct srep_runs_stat {
+	const char *group;		/* "workload" or a comm */
+	const char *metric;		/* "cpu_time", "wait_p95", ... */
+	enum srep_unit unit;
+	const double *values[2];	/* each run's value, A's and B's (scaled) */
+	size_t n[2];
+	double median[2], min[2], max[2];
+	double diff;			/* median B - median A */
+	double u, p;			/* srep_mann_whitney() of A's values against B's */
+	bool significant;		/* p <= SREP_RUNS_ALPHA */
+};
+
+struct srep_runs;
+
+SREP_API int srep_runs__new(struct srep_runs **out, struct srep_error *err);
+SREP_API void srep_runs__delete(struct srep_runs *r);	/* NULL is fine */
+/*
+ * Take one run's figures (side 0 = A, 1 = B): the workload's and, per comm
+ * of the selected tasks (the idle task aside), the sum over its tasks. The
+ * run's session and metrics may be freed afterwards.
+ */
+SREP_API int srep_runs__add(struct srep_runs *r, int side, const struct srep_compare_side *run,
+			    struct srep_error *err);
+/*
+ * The statistics of every metric that has a value in every run of both sides
+ * (a comm missing from one run is left out: srep_runs__nr_partial()), but
+ * those that are 0 in every run.
+ * Significant first, then durations before counts, the workload before the
+ * comms, largest |B - A| of the medians first.
+ */
+SREP_API int srep_runs__finish(struct srep_runs *r, struct srep_error *err);
+SREP_API const struct srep_runs_stat *srep_runs__stats(const struct srep_runs *r, size_t *nr);
+SREP_API size_t srep_runs__nr_runs(const struct srep_runs *r, int side);
+SREP_API size_t srep_runs__nr_significant(const struct srep_runs *r);
+/* metrics left out because a run lacked them (comms not in every run) */
+SREP_API size_t srep_runs__nr_partial(const struct srep_runs *r);
+
 #ifdef __cplusplus
 }
 #endif

@@ -44,6 +44,15 @@ struct srep_perf_filter {
 	size_t nr_cpus;				/* entries of cpus[]; CPUs beyond are dropped */
 };
 
+/*
+ * Whether an event passes the filter: its time inside the window (events
+ * with no timestamp fall before any window with a start), its CPU in the
+ * list (events with no CPU are outside any list), its thread selected. Every command
+ * that takes --time and --cpu applies them through this.
+ */
+SREP_API bool srep_perf_filter__has_event(const struct srep_perf_filter *f,
+					  const struct srep_event *ev);
+
 /* ------------------------------------------------------------------ */
 /* Threads as perf sees them                                            */
 /* ------------------------------------------------------------------ */

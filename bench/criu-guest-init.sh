@@ -60,7 +60,7 @@ for d in /tmp/ff/0*; do
 	[ -d $d ] || continue
 	n=${d##*/}
 	note "restore $n"
-	cp $d/dump.log $R/$n.dump.log 2> /dev/null
+	ls $d > $R/$n.images
 	: > /tmp/out
 	rm -f /tmp/rpid
 	timeout 600 setsid criu restore -D $d --shell-job --pidfile /tmp/rpid < /dev/null 2> $R/$n.restore.err &
@@ -79,7 +79,6 @@ for d in /tmp/ff/0*; do
 	echo $? > $R/$n.restore.rc
 	kill $k
 	cp /tmp/out $R/$n.out
-	cp $d/restore.log $R/$n.restore.log 2> /dev/null
 done
 
 note "done"

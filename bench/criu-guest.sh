@@ -101,12 +101,13 @@ import json, os, sys
 out = sys.argv[1]
 rd = lambda f: open(os.path.join(out, f)).read() if os.path.exists(os.path.join(out, f)) else None
 print(rd("versions.txt").strip().replace("\n", ", "))
+print("perf PMUs in the guest:", " ".join(rd("pmus.txt").split()))
 print("instructions:u in the guest:", rd("instructions.txt").strip().splitlines()[0])
 plain = rd("plain.out")
 print("plain run:", plain.strip().replace("\n", " | "))
 print("fastforward exit", rd("ff.rc").strip(), "; its workload's output", "==" if rd("ff.out") == plain else "!=", "plain")
 log = json.loads(rd("fastforward.json"))
-print("%-3s %12s %12s %10s %5s %6s %8s" % ("n", "target ns", "reached", "skid", "procs", "dump", "restore"))
+print("%-3s %12s %12s %10s %5s %6s %6s %8s" % ("n", "target ns", "reached", "skid", "procs", "dump", "tasks", "restore"))
 ok = True
 for i, t in enumerate(log["targets"], 1):
     n = "%03d-%d" % (i, t["requested"])
@@ -115,7 +116,9 @@ for i, t in enumerate(log["targets"], 1):
     rc, o = rd(n + ".restore.rc"), rd(n + ".out")
     same = rc is not None and rc.strip() == "0" and o == plain
     ok = ok and same and dump == "ok"
-    print("%-3d %12d %12d %+10d %5d %6s %8s  rc %s, output %s plain" % (i, t["requested"], t["reached"], t["skid"],
-          t["processes"], dump, "ok" if same else "FAIL", (rc or "-").strip(), "==" if o == plain else "!="))
+    # tasks: core-PID.img files, one per process criu dumped
+    tasks = sum(f.startswith("core-") for f in (rd(n + ".images") or "").split())
+    print("%-3d %12d %12d %+10d %5d %6s %6d %8s  rc %s, output %s plain" % (i, t["requested"], t["reached"], t["skid"],
+          t["processes"], dump, tasks, "ok" if same else "FAIL", (rc or "-").strip(), "==" if o == plain else "!="))
 sys.exit(0 if ok and len(log["targets"]) == 3 else 1)
 EOF

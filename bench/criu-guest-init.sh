@@ -22,7 +22,7 @@ SPIN=/usr/local/bin/ff_spin
 
 # criu finds sockets through the *_diag modules and probes nftables
 for m in $MODULES; do
-	insmod $m 2>> $R/insmod.err
+	insmod "$m" 2>> $R/insmod.err
 done
 { uname -r; criu --version; nproc; } > $R/versions.txt 2>&1
 criu check > $R/criu-check.txt 2>&1
@@ -32,9 +32,9 @@ schedrep fastforward -q -e instructions:u --at 0 --no-action -o /tmp/probe -- /b
 echo "rc $?" >> $R/instructions.txt
 
 note "plain run, calibration"
-cd /tmp
-$SPIN $ROUNDS 1 > $R/plain.out
-schedrep fastforward -q -e task-clock --at 0 --no-action -o /tmp/calib -- $SPIN $ROUNDS 1 \
+cd /tmp || exit 1
+$SPIN "$ROUNDS" 1 > $R/plain.out
+schedrep fastforward -q -e task-clock --at 0 --no-action -o /tmp/calib -- $SPIN "$ROUNDS" 1 \
 	> /dev/null 2> $R/calib.err
 total=$(sed -n 's/.*"final_count":[[:space:]]*\([0-9]*\).*/\1/p' /tmp/calib/fastforward.json)
 # 10, 25 and 40 % of the CPU time: all in the child's half, so the output
@@ -44,9 +44,9 @@ echo "$total $targets" > $R/targets.txt
 
 note "fastforward to $targets ns"
 # setsid: the workload's session leader is schedrep, outside the dumped
-# tree, as under a shell (hence the action's --shell-job)
-# and the workload's stderr is /dev/null, not schedrep's log: criu restores
-# a regular file only if its size is still what it was at the dump
+# tree, as under a shell (hence the action's --shell-job). The workload's
+# stderr is /dev/null, not schedrep's log: criu restores a regular file
+# only if its size is still what it was at the dump.
 setsid schedrep fastforward -e task-clock --at $targets -o /tmp/ff -- sh -c "exec $SPIN $ROUNDS 1 2> /dev/null" \
 	< /dev/null > /tmp/out 2> $R/ff.err
 echo $? > $R/ff.rc
@@ -57,19 +57,19 @@ cp /tmp/ff/fastforward.json $R/
 # foreground (it waits for the tree to exit) and every stopped task gets
 # SIGCONT once criu has written the pid file
 for d in /tmp/ff/0*; do
-	[ -d $d ] || continue
+	[ -d "$d" ] || continue
 	n=${d##*/}
 	note "restore $n"
-	ls $d > $R/$n.images
+	ls "$d" > $R/$n.images
 	: > /tmp/out
 	rm -f /tmp/rpid
-	timeout 600 setsid criu restore -D $d --shell-job --pidfile /tmp/rpid < /dev/null 2> $R/$n.restore.err &
+	timeout 600 setsid criu restore -D "$d" --shell-job --pidfile /tmp/rpid < /dev/null 2> $R/$n.restore.err &
 	c=$!
 	(
 		while [ ! -s /tmp/rpid ]; do sleep 0.2; done
 		while :; do
 			for s in /proc/[0-9]*/status; do
-				grep -q 'T (stopped)' $s 2> /dev/null && p=${s#/proc/} && kill -CONT ${p%/status}
+				grep -q 'T (stopped)' "$s" 2> /dev/null && p=${s#/proc/} && kill -CONT "${p%/status}"
 			done
 			sleep 0.5
 		done
@@ -82,7 +82,6 @@ for d in /tmp/ff/0*; do
 done
 
 note "done"
-ls -l $R
 tar -czf /tmp/res.tgz -C $R .
 echo
 echo "@@@CRIU-GUEST-BEGIN"

@@ -29,7 +29,7 @@ PKGS=linux-image-amd64,criu,busybox-static,kmod,libtraceevent1,libdw1,libcjson1,
 
 missing=()
 [ "$(id -u)" = 0 ] || missing+=("root (mmdebstrap, mknod)")
-for t in qemu-system-x86_64:qemu-system-x86 mmdebstrap:mmdebstrap cpio:cpio python3:python3 timeout:coreutils; do
+for t in qemu-system-x86_64:qemu-system-x86 mmdebstrap:mmdebstrap cpio:cpio python3:python3 timeout:coreutils objdump:binutils; do
 	command -v "${t%%:*}" > /dev/null || missing+=("${t%%:*} (apt-get install ${t#*:})")
 done
 for f in "$BUILD/schedrep" "$BUILD/tests/lib/ff_spin"; do
@@ -73,11 +73,13 @@ install -m 755 "$BUILD/schedrep" "$BUILD/tests/lib/ff_spin" "$EXTRA/usr/local/bi
 echo "ROUNDS=$ROUNDS" > "$EXTRA/etc/ffguest.conf"
 mknod "$EXTRA/dev/console" c 5 1
 kdir=$(cd "$ROOTFS" && find . -maxdepth 5 -path '*/lib/modules/*' -name kernel -type d | head -n 1)
+paths=
 for m in $MODULES; do
 	mkdir -p "$EXTRA/$kdir/$(dirname "$m")"
 	cp "$ROOTFS/$kdir/$m" "$EXTRA/$kdir/$m"
+	paths="$paths ${kdir#.}/$m"
 done
-echo "MODULES='$(echo $MODULES | sed "s|[^ ]*|${kdir#.}/&|g")'" >> "$EXTRA/etc/ffguest.conf"
+echo "MODULES='$paths'" >> "$EXTRA/etc/ffguest.conf"
 (cd "$EXTRA" && find . | cpio -o -H newc -R 0:0 --quiet | gzip -1) | cat "$BASE" - > "$WORK/initrd.cpio.gz"
 
 # 3. boot it; the guest's /init sends its results over the console

@@ -17,7 +17,7 @@ complete_words() {
 
 [ "$(complete_words schedrep conv)" = convert ] || fail "'schedrep conv' does not complete to convert"
 complete_words schedrep "" | grep -qx compare || fail "the commands do not include compare"
-[ "$(complete_words schedrep convert -f "")" = "$(printf 'criu\njson\nperfetto\nrt-app\nsvg')" ] ||
+[ "$(complete_words schedrep convert -f "")" = "$(printf 'criu\njson\nperfetto\npftrace\nrt-app\nsvg')" ] ||
 	fail "convert -f offers: $(complete_words schedrep convert -f "" | tr '\n' ' ')"
 [ "$(complete_words schedrep info --js)" = "--json" ] || fail "'info --js' does not complete to --json"
 complete_words schedrep replay --dry | grep -qx -- --dry-run || fail "replay options are not offered"

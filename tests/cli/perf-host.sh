@@ -40,6 +40,11 @@ same() {
 
 for b in $boards; do
 	data="$CORPUS/$b-messaging.data"
+	# windows inside each trace (one wholly outside is an error in schedrep)
+	t0=$(perf script -F time -i "$data" 2>/dev/null | awk 'NR == 1 {print int($1 * 10) / 10; exit}')
+	w1=$(awk -v t="$t0" 'BEGIN {printf "%.1f,%.1f", t + 0.2, t + 0.4}')
+	w2=$(awk -v t="$t0" 'BEGIN {printf "%.1f,", t + 0.3}')
+	w3=$(awk -v t="$t0" 'BEGIN {printf "%.1f,%.1f", t + 0.2, t + 0.3}')
 	same latency -- 
 	same latency -p -- -p
 	same latency -s max,runtime -- -s max,runtime
@@ -50,12 +55,12 @@ for b in $boards; do
 	same timehist -C 1 -S -- -C 1 -S
 	same timehist -s --state -- -s --state
 	# perf's --time is absolute: '@' in schedrep
-	same timehist -S --time 3.0,3.2 -- -S --time @3.0,@3.2
-	same timehist -S --time 3.1, -- -S --time @3.1,
+	same timehist -S --time "$w1" -- -S --time "@${w1%,*},@${w1#*,}"
+	same timehist -S --time "$w2" -- -S --time "@$w2"
 	same timehist -S -w -p 15 -- -S -w --only 15
 	same script -F comm,pid,tid,time,event -- -F comm,pid,tid,time,event
 	same script -F -cpu,+pid -- -F -cpu,+pid
-	same script -C 1 --time 3.0,3.1 -- -C 1 --time @3.0,@3.1
+	same script -C 1 --time "$w3" -- -C 1 --time "@${w3%,*},@${w3#*,}"
 	# perf draws as many columns as this machine has CPUs: compare where they agree
 	[ "$b" = x86_64-smp4 ] || same map --
 	same map --compact -- --compact

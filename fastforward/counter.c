@@ -19,6 +19,7 @@
  * and always decides on the summed count (run.c).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
 #include <signal.h>
@@ -116,7 +117,10 @@ static int ioctl_arg(const struct ff_counter *k, unsigned long req, void *arg, c
 
 int counter_set_period(const struct ff_counter *k, uint64_t period, struct srep_error *err)
 {
-	return ioctl_arg(k, PERF_EVENT_IOC_PERIOD, &period, "re-arm", err);
+	if (ioctl(k->fd, PERF_EVENT_IOC_PERIOD, &period) < 0)
+		return srep_error__set(err, SREP_E_IO, "cannot re-arm the '%s' counter with a period "
+				       "of %" PRIu64 ": %s", k->name, period, strerror(errno));
+	return 0;
 }
 
 /* ENABLE and DISABLE reach the inherited counters too */

@@ -104,10 +104,14 @@ static void tick(struct ff_run *r, uint64_t count)
 	}
 }
 
-static uint64_t per_task(const struct ff_run *r, uint64_t distance)
+/* the period that signals near 'aim' (UINT64_MAX: never) from 'count' */
+static uint64_t period_for(const struct ff_run *r, uint64_t count, uint64_t aim)
 {
-	uint64_t p = distance / (r->threads ? r->threads : 1);
+	uint64_t p;
 
+	if (aim == UINT64_MAX)
+		return IDLE_PERIOD;
+	p = (aim - count) / (r->threads ? r->threads : 1);
 	return p > MIN_PERIOD ? p : MIN_PERIOD;
 }
 
@@ -120,7 +124,7 @@ static int wait_for(struct ff_run *r, uint64_t count, uint64_t aim, struct srep_
 	struct timespec poll = { 0, POLL_MS * 1000000L };
 	int sig;
 
-	if (counter_set_period(&r->k, aim == UINT64_MAX ? IDLE_PERIOD : per_task(r, aim - count), err))
+	if (counter_set_period(&r->k, period_for(r, count, aim), err))
 		return err->code;
 	for (;;) {
 		sig = sigtimedwait(&r->waitset, NULL, &poll);
@@ -136,7 +140,7 @@ static int wait_for(struct ff_run *r, uint64_t count, uint64_t aim, struct srep_
 		if (count >= aim)
 			return GOT_TARGET;
 		/* an overflow of another thread's counter: the next one nearer */
-		if (sig == SIGIO && counter_set_period(&r->k, per_task(r, aim - count), err))
+		if (sig == SIGIO && counter_set_period(&r->k, period_for(r, count, aim), err))
 			return err->code;
 	}
 }

@@ -388,7 +388,7 @@ int cmd_compare(int argc, char **argv)
 	struct compare_opts o = { .mode = SREP_MATCH_AUTO, .scale = { 1, 1 } };
 	const char *path[2];
 	char **runs[2];
-	size_t nr_runs[2];
+	size_t nr_runs[2] = { 0, 0 };
 	struct srep_error err = { 0 };
 	int first, ret;
 	bool done;

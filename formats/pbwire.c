@@ -93,7 +93,8 @@ void pbw_bytes(struct pbw *w, uint32_t field, const void *p, size_t n)
 
 void pbw_str(struct pbw *w, uint32_t field, const char *s, size_t max)
 {
-	pbw_bytes(w, field, s, strnlen(s, max));
+	/* SIZE_MAX: any length (as a strnlen bound it exceeds every object: gcc warns) */
+	pbw_bytes(w, field, s, max == SIZE_MAX ? strlen(s) : strnlen(s, max));
 }
 
 size_t pbw_begin(struct pbw *w, uint32_t field)

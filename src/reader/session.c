@@ -20,7 +20,9 @@ static int session_alloc(struct srep_session **out, const char *path,
 
 	if (!s || !(s->path = strdup(path))) {
 		free(s);
-		return srep_error__set(err, SREP_E_NOMEM, "no memory for a session");
+		/* the code itself, not srep_error__set's return: gcc's LTO cannot see it is non-zero */
+		srep_error__set(err, SREP_E_NOMEM, "no memory for a session");
+		return SREP_E_NOMEM;
 	}
 	if (opts)
 		s->opts = *opts;

@@ -159,11 +159,11 @@ static char *fixed_period_answer(int v)
 	struct fixture_opts fo = { .big_endian = v & 1, .word_size = v & 2 ? 4 : 8 };
 	struct srep_simpoint_opts o = { .max_k = 8, .bic_threshold = 0.9, .seed = 3 };
 	struct fixture *fx = fixture_new(&fo);
-	struct srep_simpoint_event ev;
+	struct srep_simpoint_event ev = { 0 };
 	struct srep_simpoint_result r;
 	const struct srep_event *e;
 	struct srep_error err = { 0 };
-	struct srep_session *s;
+	struct srep_session *s = NULL;
 	struct srep_simpoint *sp;
 	char *text = calloc(1, 4096), key[32];
 	uint64_t x = 9, period;

@@ -102,6 +102,10 @@ void cli_out_abort(struct cli_out *o);
  */
 char *cli_default_output(const char *input, const char *suffix);
 
+/* A --json document printed to 'f' with a newline, then freed; -1 when out of memory */
+struct cJSON;
+int cli_json_print(FILE *f, struct cJSON *root);
+
 /*
  * SIGINT/SIGTERM: remove the registered temporary file and exit 130; with a
  * temporary directory only set cli_interrupted, for the command to stop,

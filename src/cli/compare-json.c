@@ -5,10 +5,10 @@
  * entry per matched task, small next to the traces.
  */
 #include <math.h>
-#include <stdlib.h>
 
 #include <cjson/cJSON.h>
 
+#include "cli.h"
 #include "compare.h"
 
 static const char *unit_name(enum srep_unit u)
@@ -162,7 +162,6 @@ int compare_json(FILE *f, const struct compare_run *r)
 	cJSON *root = cJSON_CreateObject();
 	const struct srep_diff *d;
 	size_t n;
-	char *text;
 
 	cJSON_AddStringToObject(root, "format", "schedrep-compare");
 	cJSON_AddNumberToObject(root, "version", 1);
@@ -175,11 +174,5 @@ int compare_json(FILE *f, const struct compare_run *r)
 	add_diffs(cJSON_AddObjectToObject(root, "workload"), d, n);
 	add_cpus(root, r->c);
 	add_pairs(root, r->c);
-	text = cJSON_Print(root);
-	cJSON_Delete(root);
-	if (!text)
-		return -1;
-	fprintf(f, "%s\n", text);
-	free(text);
-	return 0;
+	return cli_json_print(f, root);
 }

@@ -6,11 +6,11 @@
  * statistics are the library's (srep_runs).
  */
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
 
+#include "cli.h"
 #include "compare.h"
 
 #define GROUP_W_MAX 32
@@ -142,7 +142,6 @@ int compare_runs_json(FILE *f, const struct compare_runs_out *o)
 {
 	size_t na = srep_runs__nr_runs(o->runs, 0), nb = srep_runs__nr_runs(o->runs, 1);
 	cJSON *root = cJSON_CreateObject(), *t;
-	char *text;
 
 	if (!root)
 		return -1;
@@ -157,11 +156,5 @@ int compare_runs_json(FILE *f, const struct compare_runs_out *o)
 	cJSON_AddNumberToObject(root, "significant", (double)srep_runs__nr_significant(o->runs));
 	cJSON_AddNumberToObject(root, "left_out", (double)srep_runs__nr_partial(o->runs));
 	add_rows(root, o);
-	text = cJSON_Print(root);
-	cJSON_Delete(root);
-	if (!text)
-		return -1;
-	fprintf(f, "%s\n", text);
-	free(text);
-	return 0;
+	return cli_json_print(f, root);
 }

@@ -264,21 +264,16 @@ static cJSON *log_json(const struct ff_log *l)
 
 int ff_log_write(const struct ff_log *l, struct srep_error *err)
 {
-	cJSON *root = log_json(l);
-	char *text = root ? cJSON_Print(root) : NULL;
 	struct cli_out out;
-	int ret;
+	int ret = cli_out_open(&out, l->path, NULL, err);
 
-	cJSON_Delete(root);
-	if (!text)
+	if (ret)
+		return ret;
+	if (cli_json_print(out.f, log_json(l))) {
+		cli_out_abort(&out);
 		return srep_error__set(err, SREP_E_NOMEM, "no memory for '%s'", l->path);
-	ret = cli_out_open(&out, l->path, NULL, err);
-	if (!ret) {
-		fprintf(out.f, "%s\n", text);
-		ret = cli_out_commit(&out, err);	/* removes the temporary file when it fails */
 	}
-	free(text);
-	return ret;
+	return cli_out_commit(&out, err);	/* removes the temporary file when it fails */
 }
 
 void ff_log_free(struct ff_log *l)

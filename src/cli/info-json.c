@@ -209,7 +209,6 @@ int info_json(const struct srep_session *s, bool stats_only, const struct info_c
 {
 	const struct srep_stats *st = srep_session__stats(s);
 	cJSON *root = cJSON_CreateObject(), *dmg;
-	char *text;
 
 	if (!root)
 		return EXIT_FAIL;
@@ -229,11 +228,5 @@ int info_json(const struct srep_session *s, bool stats_only, const struct info_c
 	add_u64(dmg, "skipped_bytes", st->skipped_bytes);
 	add_u64(dmg, "skipped_formats", st->skipped_formats);
 	add_u64(dmg, "skipped_printk", st->skipped_printk);
-	text = cJSON_Print(root);
-	cJSON_Delete(root);
-	if (!text)
-		return EXIT_FAIL;
-	puts(text);
-	free(text);
-	return EXIT_OK;
+	return cli_json_print(stdout, root) ? EXIT_FAIL : EXIT_OK;
 }

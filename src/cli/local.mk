@@ -8,7 +8,7 @@ schedrep_CFLAGS = $(SREP_CFLAGS) $(CJSON_CFLAGS)
 schedrep_SOURCES = %reldir%/main.c %reldir%/cli.h %reldir%/cmd-record.c
 schedrep_LDADD = record/librecord.la src/core/libsrep-core.la
 if !RECORDER_ONLY
-schedrep_SOURCES += %reldir%/output.c %reldir%/symopts.c \
+schedrep_SOURCES += %reldir%/output.c %reldir%/json-print.c %reldir%/symopts.c \
 	%reldir%/cmd-info.c %reldir%/info.h %reldir%/info-json.c %reldir%/info-schedstat.c \
 	%reldir%/cmd-convert.c %reldir%/cmd-callchains.c \
 	%reldir%/cmd-compare.c %reldir%/compare.h %reldir%/compare-text.c \

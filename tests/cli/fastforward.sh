@@ -27,9 +27,11 @@ gone() {
 ROUNDS=${SREP_FF_ROUNDS:-400000000}
 "$SPIN" "$ROUNDS" 1 >base.out
 
-# the event: task-clock must open here, or there is nothing to test
+# the event: task-clock must open here, or there is nothing to test (a
+# workload of ~50 ms: target 0 is reached once the tool stops it, and a loaded
+# machine may not run the tool before a 1 ms workload has ended)
 set +e
-"$SREP_BIN" fastforward -q -o probe -e task-clock --at 0 --no-action -- "$SPIN" 1000 >probe.out 2>probe.err
+"$SREP_BIN" fastforward -q -o probe -e task-clock --at 0 --no-action -- "$SPIN" 20000000 >probe.out 2>probe.err
 st=$?
 set -e
 if [ $st != 0 ]; then

@@ -2,7 +2,8 @@
 # never asserted: machines here are shared and noisy.
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-SCHEDREP=${SCHEDREP:-$TOP/build/schedrep}
+SCHEDREP=${SCHEDREP:-${SREP_BIN:-$TOP/build/schedrep}}
+PERF=${PERF:-perf}
 BENCH_DIR=${BENCH_DIR:-${TMPDIR:-/tmp}/schedrep-bench}
 RUNS=${RUNS:-5}
 mkdir -p "$BENCH_DIR"
@@ -16,7 +17,7 @@ big_trace() {
 	t=${1:-$BENCH_DIR/sched-messaging-g10-l2000.data}
 	if [ ! -s "$t" ]; then
 		echo "bench: recording $t (perf sched record, needs root) ..." >&2
-		perf sched record -o "$t" -- perf bench sched messaging -g 10 -l 2000 >/dev/null 2>&1
+		"$PERF" sched record -o "$t" -- "$PERF" bench sched messaging -g 10 -l 2000 >/dev/null 2>&1
 	fi
 	echo "$t"
 }
@@ -36,4 +37,13 @@ row() {	# name wall_s rss_mb bytes events peer_wall
 	awk -v n="$1" -v w="$2" -v r="$3" -v b="$4" -v e="$5" -v p="$6" 'BEGIN {
 		printf "%-34s %8.3f s %9.0f MB/s %10.2f Mev/s %8.1f MB  %6.2fx\n",
 		       n, w, b / w / 1e6, e / w / 1e6, r, p / w }'
+}
+
+# a scratch directory for one script's outputs, removed at exit unless KEEP=1
+work_dir() {
+	WORK=$(mktemp -d "${TMPDIR:-/tmp}/schedrep-bench-XXXXXX")
+	if [ "${KEEP:-0}" != 1 ]; then
+		trap 'rm -rf "$WORK"' EXIT
+		trap 'rm -rf "$WORK"; exit 130' INT TERM HUP PIPE
+	fi
 }

@@ -10,32 +10,18 @@
 # and CPU time (user + system, less sensitive to other load) beside wall.
 # "x wall" and "x cpu" are how many times faster than perf script.
 #
-# Without TRACE it records the issue's trace first (about 90 MB):
+# Without TRACE it uses the issue's trace (about 90 MB), recorded once into
+# $BENCH_DIR (common.sh):
 #   perf sched record -- perf bench sched messaging -g 10 -l 2000
 # Environment: SREP_BIN (default ./build/schedrep), RUNS (default 5),
 # PERF (default perf), KEEP=1 keeps the work directory.
-set -eu
-
-here=$(cd "$(dirname "$0")/.." && pwd)
-SREP=${SREP_BIN:-$here/build/schedrep}
-PERF=${PERF:-perf}
 RUNS=${RUNS:-5}
+. "$(dirname "$0")/common.sh"
+SREP=$SCHEDREP
 [ -x "$SREP" ] || { echo "bench: no $SREP: build first (or set SREP_BIN)" >&2; exit 2; }
-command -v /usr/bin/time >/dev/null || { echo "bench: needs /usr/bin/time (Debian: time)" >&2; exit 2; }
-
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/schedrep-bench-XXXXXX")
-if [ "${KEEP:-0}" != 1 ]; then
-	trap 'rm -rf "$WORK"' EXIT
-	trap 'rm -rf "$WORK"; exit 130' INT TERM HUP PIPE
-fi
-
-TRACE=${1:-}
-if [ -z "$TRACE" ]; then
-	TRACE=$WORK/messaging.data
-	echo "recording: $PERF sched record -o $TRACE -- $PERF bench sched messaging -g 10 -l 2000" >&2
-	"$PERF" sched record -o "$TRACE" -- "$PERF" bench sched messaging -g 10 -l 2000 \
-		>/dev/null 2>"$WORK/record.log" || { cat "$WORK/record.log" >&2; exit 1; }
-fi
+need /usr/bin/time time
+work_dir
+TRACE=$(big_trace "${1:-}")
 size=$(stat -c %s "$TRACE")
 mb=$(echo "$size" | awk '{ printf "%.1f", $1 / 1e6 }')
 

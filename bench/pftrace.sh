@@ -10,34 +10,20 @@
 # load each output ("select 1"). Figures, not assertions: the load is
 # printed too.
 #
-# Without TRACE it records the issue's trace first (about 100 MB):
+# Without TRACE it uses the issue's trace (about 100 MB), recorded once into
+# $BENCH_DIR (common.sh):
 #   perf sched record -- perf bench sched messaging -g 10 -l 2000
 # Environment: SREP_BIN (default ./build/schedrep), RUNS (default 3), PERF
 # (default perf), TRACE_PROCESSOR (default ../shared/tools/trace_processor_shell
 # beside the source tree), KEEP=1 keeps the work directory.
-set -eu
-
-here=$(cd "$(dirname "$0")/.." && pwd)
-SREP=${SREP_BIN:-$here/build/schedrep}
-PERF=${PERF:-perf}
 RUNS=${RUNS:-3}
-TP=${TRACE_PROCESSOR:-$here/../shared/tools/trace_processor_shell}
+. "$(dirname "$0")/common.sh"
+SREP=$SCHEDREP
+TP=${TRACE_PROCESSOR:-$TOP/../shared/tools/trace_processor_shell}
 [ -x "$SREP" ] || { echo "bench: no $SREP: build first (or set SREP_BIN)" >&2; exit 2; }
-command -v /usr/bin/time >/dev/null || { echo "bench: needs /usr/bin/time (Debian: time)" >&2; exit 2; }
-
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/schedrep-bench-XXXXXX")
-if [ "${KEEP:-0}" != 1 ]; then
-	trap 'rm -rf "$WORK"' EXIT
-	trap 'rm -rf "$WORK"; exit 130' INT TERM HUP PIPE
-fi
-
-TRACE=${1:-}
-if [ -z "$TRACE" ]; then
-	TRACE=$WORK/messaging.data
-	echo "recording: $PERF sched record -o $TRACE -- $PERF bench sched messaging -g 10 -l 2000" >&2
-	"$PERF" sched record -o "$TRACE" -- "$PERF" bench sched messaging -g 10 -l 2000 \
-		>/dev/null 2>"$WORK/record.log" || { cat "$WORK/record.log" >&2; exit 1; }
-fi
+need /usr/bin/time time
+work_dir
+TRACE=$(big_trace "${1:-}")
 size=$(stat -c %s "$TRACE")
 
 echo "trace: $TRACE ($(echo "$size" | awk '{ printf "%.1f", $1 / 1e6 }') MB)"

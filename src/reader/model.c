@@ -401,6 +401,30 @@ static int copy_callchain(struct srep_session *s, struct srep_event *ev, const s
 	return 0;
 }
 
+/* from and to of each entry (the flags word after them is a bitfield: not decoded) */
+static int copy_branches(struct srep_session *s, struct srep_event *ev, const struct sample *smp)
+{
+	struct srep_branch *n;
+	uint64_t i;
+
+	if (smp->nr_branches > s->branch_cap) {
+		n = realloc(s->branch_buf, smp->nr_branches * sizeof(*n));
+		if (!n)
+			return SREP_E_NOMEM;
+		s->branch_buf = n;
+		s->branch_cap = smp->nr_branches;
+	}
+	for (i = 0; i < smp->nr_branches; i++) {
+		const uint8_t *p = smp->branches + i * smp->branch_each;
+
+		s->branch_buf[i].from = srep_get64(p, s->swap);
+		s->branch_buf[i].to = srep_get64(p + 8, s->swap);
+	}
+	ev->branches = s->branch_buf;
+	ev->nr_branches = (uint32_t)smp->nr_branches;
+	return 0;
+}
+
 /* registers to host order (a mask has at most 64 bits); the stack stays the target's bytes */
 static void copy_user_regs(struct srep_session *s, struct srep_event *ev, const struct evsel *evs,
 			   const struct sample *smp)
@@ -441,6 +465,8 @@ static int from_sample(struct srep_session *s, struct srep_event *ev, const stru
 	ev->addr = smp->addr;
 	if (smp->nr_callchain && copy_callchain(s, ev, smp))
 		return srep_error__set(err, SREP_E_NOMEM, "no memory for callchains");
+	if (smp->nr_branches && copy_branches(s, ev, smp))
+		return srep_error__set(err, SREP_E_NOMEM, "no memory for branch stacks");
 	copy_user_regs(s, ev, evs, smp);
 	memset(f, 0, sizeof(*f));
 	if (evs->tp && smp->raw) {

@@ -303,7 +303,9 @@ struct sample {
 	uint64_t nr_callchain;
 	const uint8_t *raw;
 	uint32_t raw_size;
+	const uint8_t *branches;	/* file order: nr_branches entries of branch_each bytes */
 	uint64_t nr_branches;
+	uint32_t branch_each;
 	bool has_time;
 	/* REGS_USER and STACK_USER (--call-graph dwarf): file order, in the record */
 	uint64_t regs_user_abi;		/* 0: no registers in this sample */
@@ -487,6 +489,8 @@ struct srep_session {
 	struct ev_fields cur_fields;
 	uint64_t *chain_buf;
 	size_t chain_cap;
+	struct srep_branch *branch_buf;
+	size_t branch_cap;
 	uint64_t regs_buf[64];		/* user registers in host order: at most one per mask bit */
 	char *str_buf;			/* exec filename / mmap filename */
 	size_t str_cap;

@@ -160,7 +160,9 @@ static bool parse_branches(const struct evsel *ev, struct srep_cur *c, struct sa
 		each += 8;
 	if (out->nr_branches > srep_cur_left(c) / each)
 		return false;
-	return srep_cur_bytes(c, (size_t)out->nr_branches * each, &p);
+	out->branches = srep_cur_bytes(c, (size_t)out->nr_branches * each, &p) ? p : NULL;
+	out->branch_each = (uint32_t)each;
+	return out->branches != NULL || !out->nr_branches;
 }
 
 static bool skip_regs(struct srep_cur *c, uint64_t mask)

@@ -194,6 +194,7 @@ void srep_session__delete(struct srep_session *s)
 	input_close(&s->in);
 	loss_tracker_free(&s->loss);
 	free(s->chain_buf);
+	free(s->branch_buf);
 	free(s->str_buf);
 	free(s->path);
 	free(s);

@@ -44,6 +44,7 @@ struct fx_evsel {
 	char name[48];
 	uint32_t type;
 	uint64_t config, period, sample_type;
+	uint64_t branch_sample_type;	/* with PERF_SAMPLE_BRANCH_STACK */
 	uint64_t flags;			/* ATTR_F_* bits, little-endian positions */
 	int tp;				/* fixture_formats.c index, -1 if not a tracepoint */
 	int slot;			/* picks the ids */
@@ -77,6 +78,8 @@ struct fixture {
 	uint64_t *chain;		/* fixture_next_callchain() */
 	uint32_t nr_chain;
 	bool has_chain;
+	uint64_t *branches;		/* fixture_next_branches(): from, to pairs */
+	uint32_t nr_branches;
 	char arch[32];
 	uint8_t *last_raw;		/* fixture_last_raw() */
 	uint32_t last_raw_len;
@@ -255,6 +258,7 @@ void fixture_free(struct fixture *fx)
 	free(fx->recs);
 	free(fx->tasks);
 	free(fx->chain);
+	free(fx->branches);
 	free(fx->last_raw);
 	free(fx);
 }
@@ -368,7 +372,8 @@ static const char *event_name(uint32_t type, uint64_t config)
 
 int fixture_add_event(struct fixture *fx, uint32_t type, uint64_t config, uint64_t sample_type)
 {
-	uint64_t allowed = base_sample_type(fx) | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN;
+	uint64_t allowed = base_sample_type(fx) | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN |
+			   PERF_SAMPLE_BRANCH_STACK;
 	const char *name = event_name(type, config);
 	struct fx_evsel *ev;
 
@@ -383,6 +388,8 @@ int fixture_add_event(struct fixture *fx, uint32_t type, uint64_t config, uint64
 	ev->config = config;
 	ev->period = 4000;			/* perf record's default -F 4000 */
 	ev->sample_type = base_sample_type(fx) | PERF_SAMPLE_PERIOD | sample_type;
+	if (sample_type & PERF_SAMPLE_BRANCH_STACK)
+		ev->branch_sample_type = 1u << 3;	/* PERF_SAMPLE_BRANCH_ANY: perf record -b */
 	ev->flags = 1ull << ATTR_F_DISABLED | 1ull << ATTR_F_INHERIT | 1ull << ATTR_F_FREQ |
 		    1ull << ATTR_F_SAMPLE_ID_ALL | 1ull << ATTR_F_EXCLUDE_GUEST;
 	return fx->nr_ev++;
@@ -675,6 +682,8 @@ struct sample_desc {
 	const uint64_t *chain;
 	const uint8_t *raw;
 	uint32_t raw_len;
+	uint32_t nr_branches;
+	const uint64_t *branches;	/* from, to pairs */
 };
 
 /* RAW: u32 size + data, padded so that 4 + size is a multiple of 8 (A.6) */
@@ -713,6 +722,14 @@ static int sample_record(struct fixture *fx, const struct sample_desc *s, uint16
 	}
 	if (st & PERF_SAMPLE_RAW)
 		put_raw(&b, s->raw, s->raw_len);
+	if (st & PERF_SAMPLE_BRANCH_STACK) {
+		fxb_u64(&b, s->nr_branches);
+		for (uint32_t i = 0; i < s->nr_branches; i++) {
+			fxb_u64(&b, s->branches[2 * i]);
+			fxb_u64(&b, s->branches[2 * i + 1]);
+			fxb_u64(&b, 0);		/* flags: none predicted, no cycles */
+		}
+	}
 	if (rec_end(fx, &b, true, s->time) < 0)
 		return -1;
 	s->ev->samples++;
@@ -727,10 +744,34 @@ int fixture_sample(struct fixture *fx, int evsel, uint64_t time, int cpu, int32_
 				 .period = period, .cpu = cpu, .pid = pid, .tid = tid,
 				 .nr_chain = nr_callchain, .chain = callchain };
 
+	int ret;
+
 	if (!s.ev || s.ev->tp >= 0 || !cpu_ok(cpu) || (nr_callchain && !callchain) ||
 	    fx_task_note(fx, tid, pid) < 0)
 		return fail(fx);
-	return sample_record(fx, &s, MISC_USER);
+	s.nr_branches = fx->nr_branches;
+	s.branches = fx->branches;
+	ret = sample_record(fx, &s, MISC_USER);
+	free(fx->branches);
+	fx->branches = NULL;
+	fx->nr_branches = 0;
+	return ret;
+}
+
+int fixture_next_branches(struct fixture *fx, uint32_t nr, const uint64_t *from_to)
+{
+	uint64_t *p = nr ? malloc(2 * sizeof(*p) * nr) : NULL;
+
+	if (nr && (!p || !from_to)) {
+		free(p);
+		return fail(fx);
+	}
+	if (nr)
+		memcpy(p, from_to, 2 * sizeof(*p) * nr);
+	free(fx->branches);
+	fx->branches = p;
+	fx->nr_branches = nr;
+	return 0;
 }
 
 int fixture_next_callchain(struct fixture *fx, uint32_t nr, const uint64_t *ips)
@@ -1201,6 +1242,9 @@ static void put_attr(const struct fixture *fx, struct fx_buf *b, const struct fx
 	fxb_u64(b, ev->sample_type);
 	fxb_u64(b, PERF_FORMAT_ID | PERF_FORMAT_LOST);	/* perf sched record's read_format */
 	fxb_u64(b, attr_flags(fx, ev->flags));
+	fxb_zero(b, 16);	/* wakeup_events, bp_type, config1 */
+	fxb_u64(b, 0);		/* config2 */
+	fxb_u64(b, ev->branch_sample_type);
 	fxb_zero(b, attr_len(fx) - (b->len - start));
 }
 

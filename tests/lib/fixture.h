@@ -186,6 +186,11 @@ int fixture_tp_sample(struct fixture *fx, int evsel, uint64_t time, int cpu,
 int fixture_sample(struct fixture *fx, int evsel, uint64_t time, int cpu, int32_t pid,
 		   int32_t tid, uint64_t ip, uint64_t period, uint32_t nr_callchain,
 		   const uint64_t *callchain);
+/*
+ * the branch stack of the next fixture_sample() (of an event added with
+ * PERF_SAMPLE_BRANCH_STACK): 'nr' (from, to) pairs, newest first; copied
+ */
+int fixture_next_branches(struct fixture *fx, uint32_t nr, const uint64_t *from_to);
 /* callchain of the next tracepoint sample (opts.tp_callchain); copied */
 int fixture_next_callchain(struct fixture *fx, uint32_t nr, const uint64_t *ips);
 /* the task current on 'cpu' from now on (instead of the last switch's next) */

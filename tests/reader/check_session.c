@@ -407,6 +407,46 @@ START_TEST(event_fields)
 }
 END_TEST
 
+/* branch stacks (perf record -b): from and to of each entry, newest first, in host order */
+START_TEST(branch_stacks)
+{
+	struct fixture_opts fo = { .big_endian = _i & 1, .word_size = _i & 2 ? 4 : 8 };
+	static const uint64_t lbr[3][2] = { { 0x401040, 0x401000 }, { 0x401230, 0x401010 },
+					    { 0xffffffff81000010ull, 0x401200 } };
+	struct fixture *fx = fixture_new(&fo);
+	struct srep_session *s = NULL;
+	struct srep_error err = { 0 };
+	const struct srep_event *ev;
+	unsigned samples = 0, i;
+	uint8_t *buf = NULL;
+	size_t len = 0;
+	int cyc;
+
+	ck_assert_ptr_nonnull(fx);
+	cyc = fixture_add_event(fx, PERF_TYPE_HARDWARE, 0, PERF_SAMPLE_BRANCH_STACK);
+	fixture_comm(fx, T0, 0, 10, 10, "job", false);
+	ck_assert_int_eq(fixture_next_branches(fx, 3, &lbr[0][0]), 0);
+	fixture_sample(fx, cyc, T0 + 10, 0, 10, 10, 0x401050, 4000, 0, NULL);
+	fixture_sample(fx, cyc, T0 + 20, 0, 10, 10, 0x401060, 4000, 0, NULL);	/* an empty stack */
+	ck_assert_int_eq(fixture_write_mem(fx, &buf, &len, NULL), 0);
+	ck_assert_int_eq(tu_open_mem(buf, len, 0, NULL, &s, &err), 0);
+	while (srep_session__next_event(s, &ev, &err) > 0) {
+		if (ev->kind != SREP_EV_SAMPLE)
+			continue;
+		ck_assert_uint_eq(ev->nr_branches, samples ? 0 : 3);
+		for (i = 0; i < ev->nr_branches; i++) {
+			ck_assert_uint_eq(ev->branches[i].from, lbr[i][0]);
+			ck_assert_uint_eq(ev->branches[i].to, lbr[i][1]);
+		}
+		samples++;
+	}
+	ck_assert_uint_eq(samples, 2);
+	srep_session__delete(s);
+	fixture_free(fx);
+	free(buf);
+}
+END_TEST
+
 /* ---- names ---- */
 
 /* perf's spelling, as its "Aggregated stats" prints them */
@@ -580,6 +620,7 @@ int main(void)
 	tcase_add_test(tc, pipe_cannot_rewind);
 	tcase_add_test(tc, prescan_file_and_stdin);
 	tcase_add_test(tc, event_fields);
+	tcase_add_loop_test(tc, branch_stacks, 0, 4);
 	tcase_add_test(tc, record_type_names);
 	tcase_add_test(tc, record_type_names_of_the_corpus);
 	tcase_add_test(tc, event_kind_names);

@@ -174,6 +174,11 @@ struct srep_lost {
 	uint64_t lost;
 };
 
+/* one taken branch of a branch stack (perf record -b); its flags are not decoded */
+struct srep_branch {
+	uint64_t from, to;
+};
+
 /*
  * One event. Borrowed from the session: valid until the next call of
  * srep_session__next_event() on it.
@@ -196,6 +201,9 @@ struct srep_event {
 	uint32_t nr_user_regs;
 	const uint8_t *user_stack;	/* the target's bytes (its byte order) from its SP up */
 	uint64_t user_stack_size;	/* bytes of user_stack the kernel filled */
+	/* PERF_SAMPLE_BRANCH_STACK (perf record -b): the last taken branches, newest first */
+	uint32_t nr_branches;
+	const struct srep_branch *branches;	/* host order */
 	union {
 		struct srep_switch sw;
 		struct srep_wakeup wake;

@@ -209,42 +209,95 @@ static int close_interval(struct srep_simpoint *sp, uint64_t next_time)
 	return 0;
 }
 
-int srep_simpoint__add(struct srep_simpoint *sp, uint64_t time, int32_t tid, uint64_t period,
-		       const char *key, struct srep_error *err)
-{
-	uint64_t left = period, prev = sp->started ? sp->last_time : time, take, room;
-	int64_t dim = intern(sp, key);
+/* one sample being added: its end, the previous sample's time, its thread and count */
+struct sp_sample {
+	uint64_t time, prev, period;
+	int32_t tid;
+};
 
+/* counts [*done, *done + part) of the sample into @dim, closing intervals on the way */
+static int add_part(struct srep_simpoint *sp, const struct sp_sample *x, uint64_t *done,
+		    uint64_t part, uint32_t dim)
+{
+	uint64_t room, take;
+
+	while (part) {
+		room = (sp->nr_iv + 1) * sp->interval - sp->pos;
+		take = part < room ? part : room;
+		if (add_count(sp, dim, (double)take))
+			return -1;
+		sp->pos += take;
+		sp->open_samples += (double)take / (double)x->period;
+		part -= take;
+		*done += take;
+		if (take < room)
+			break;
+		/* the boundary's instant, between the previous sample and this one */
+		if (close_interval(sp, x->prev + (uint64_t)((double)(x->time - x->prev) *
+							    (double)*done / (double)x->period)) ||
+		    (*done < x->period && add_tid(sp, x->tid)))
+			return -1;
+	}
+	return 0;
+}
+
+/* where the parts up to cumulative weight @cum end: exact at the last one */
+static uint64_t part_end(uint64_t period, uint64_t cum, uint64_t total, uint64_t floor_)
+{
+	uint64_t end = cum == total ? period
+				    : (uint64_t)((double)period * ((double)cum / (double)total));
+
+	return end < floor_ ? floor_ : end > period ? period : end;
+}
+
+int srep_simpoint__add_parts(struct srep_simpoint *sp, uint64_t time, int32_t tid,
+			     uint64_t period, const char *const *keys, const uint64_t *weights,
+			     size_t n, struct srep_error *err)
+{
+	struct sp_sample x = { .time = time, .prev = sp->started ? sp->last_time : time,
+			       .period = period, .tid = tid };
+	uint64_t total = 0, cum = 0, done = 0, end;
+	size_t i;
+	int64_t dim;
+
+	for (i = 0; i < n; i++) {
+		if (weights[i] > UINT64_MAX - total)
+			return srep_error__set(err, SREP_E_INVAL, "the parts' weights overflow");
+		total += weights[i];
+	}
+	if (!total)
+		return srep_error__set(err, SREP_E_INVAL, "a sample with no part to count");
 	if (period > UINT64_MAX - sp->pos ||
 	    (sp->pos + period) / sp->interval >= SREP_SIMPOINT_MAX_INTERVALS)
 		return srep_error__set(err, SREP_E_LIMIT, "more than %u intervals (a period of %"
 				       PRIu64 " at count %" PRIu64 "): use a longer interval",
 				       SREP_SIMPOINT_MAX_INTERVALS, period, sp->pos);
-	if (dim < 0 || add_tid(sp, tid))
+	if (add_tid(sp, tid))
 		return srep_error__set(err, SREP_E_NOMEM, "no memory for interval vectors");
-	if (prev > time)	/* a late event: no going back in time */
-		prev = time;
+	if (x.prev > time)	/* a late event: no going back in time */
+		x.prev = time;
 	if (!sp->started)
 		sp->open_time = time;
 	sp->started = true;
-	while (left) {
-		room = (sp->nr_iv + 1) * sp->interval - sp->pos;
-		take = left < room ? left : room;
-		if (add_count(sp, (uint32_t)dim, (double)take))
-			return srep_error__set(err, SREP_E_NOMEM, "no memory for interval vectors");
-		sp->pos += take;
-		sp->open_samples += (double)take / (double)period;
-		left -= take;
-		if (take < room)
-			break;
-		/* the boundary's instant, between the previous sample and this one */
-		if (close_interval(sp, prev + (uint64_t)((double)(time - prev) *
-							 (double)(period - left) / (double)period)) ||
-		    (left && add_tid(sp, tid)))
+	for (i = 0; i < n; i++) {
+		cum += weights[i];
+		end = part_end(period, cum, total, done);
+		if (end == done)
+			continue;
+		dim = intern(sp, keys[i]);
+		if (dim < 0 || add_part(sp, &x, &done, end - done, (uint32_t)dim))
 			return srep_error__set(err, SREP_E_NOMEM, "no memory for intervals");
 	}
 	sp->last_time = time;
 	return 0;
+}
+
+int srep_simpoint__add(struct srep_simpoint *sp, uint64_t time, int32_t tid, uint64_t period,
+		       const char *key, struct srep_error *err)
+{
+	const uint64_t one = 1;
+
+	return srep_simpoint__add_parts(sp, time, tid, period, &key, &one, 1, err);
 }
 
 int srep_simpoint__finish(struct srep_simpoint *sp, struct srep_error *err)

@@ -52,6 +52,37 @@ START_TEST(samples_split_at_boundaries)
 }
 END_TEST
 
+/* a sample shared among blocks by size: exact parts, split at a boundary in order */
+START_TEST(parts_share_a_sample)
+{
+	static const char *const keys[] = { "b1", "b2", "b3" };
+	static const uint64_t w[] = { 1, 0, 2 };
+	const struct srep_simpoint_interval *iv;
+	struct srep_error err = { 0 };
+	struct srep_simpoint *sp;
+
+	ck_assert_int_eq(srep_simpoint__new(&sp, 100, &err), 0);
+	/* 7 counts: 2 to b1 (7 / 3, rounded down at its end), none to b2, 5 to b3 */
+	ck_assert_int_eq(srep_simpoint__add_parts(sp, 1000, 1, 7, keys, w, 3, &err), 0);
+	/* 150 counts: b1's 50 and 43 of b3's fill interval 0, b3's other 57 go on */
+	ck_assert_int_eq(srep_simpoint__add_parts(sp, 2000, 1, 150, keys, w, 3, &err), 0);
+	ck_assert_int_eq(srep_simpoint__finish(sp, &err), 0);
+	ck_assert_uint_eq(srep_simpoint__total(sp), 157);
+	ck_assert_uint_eq(srep_simpoint__nr_intervals(sp), 2);
+	iv = srep_simpoint__interval(sp, 0);
+	ck_assert_uint_eq(iv->nr_dims, 2);
+	ck_assert_str_eq(srep_simpoint__dim_name(sp, iv->dims[0]), "b1");
+	ck_assert(iv->counts[0] == 52 && iv->counts[1] == 48);
+	/* the boundary falls 93 counts into the 150: that far from 1000 to 2000 */
+	iv = srep_simpoint__interval(sp, 1);
+	ck_assert_uint_eq(iv->time_ns, 1000 + 1000 * 93 / 150);
+	ck_assert(iv->nr_dims == 1 && iv->counts[0] == 57);
+	ck_assert_int_eq(srep_simpoint__add_parts(sp, 3000, 1, 5, keys + 1, w + 1, 1, &err),
+			 SREP_E_INVAL);
+	srep_simpoint__delete(sp);
+}
+END_TEST
+
 /* the phase of interval i: A B A C A B, 20 intervals each */
 static int phase_of(size_t i)
 {
@@ -227,6 +258,7 @@ int main(void)
 	TCase *tc = tcase_create("simpoint");
 
 	tcase_add_test(tc, samples_split_at_boundaries);
+	tcase_add_test(tc, parts_share_a_sample);
 	tcase_add_test(tc, phases_are_found);
 	tcase_add_test(tc, bad_requests_are_refused);
 	tcase_add_loop_test(tc, byte_orders_agree, 1, 4);

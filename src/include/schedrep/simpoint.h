@@ -81,6 +81,16 @@ SREP_API void srep_simpoint__delete(struct srep_simpoint *sp);	/* NULL is fine *
 SREP_API int srep_simpoint__add(struct srep_simpoint *sp, uint64_t time, int32_t tid,
 				uint64_t period, const char *key, struct srep_error *err);
 
+/*
+ * One sample whose count is shared among several pieces of code: @n @keys
+ * with @weights (their sizes: the basic blocks of a branch stack), the
+ * period split in proportion, exactly (the parts add up to @period). Errors
+ * as srep_simpoint__add(), and SREP_E_INVAL when the weights sum to 0.
+ */
+SREP_API int srep_simpoint__add_parts(struct srep_simpoint *sp, uint64_t time, int32_t tid,
+				      uint64_t period, const char *const *keys,
+				      const uint64_t *weights, size_t n, struct srep_error *err);
+
 /* after the last sample: close the last interval, however short. 0, or SREP_E_NOMEM */
 SREP_API int srep_simpoint__finish(struct srep_simpoint *sp, struct srep_error *err);
 

@@ -49,7 +49,8 @@ UNIT_TESTS = tests/lib/check_fixture \
 tests_fastforward_check_ff_action_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/fastforward
 tests_fastforward_check_ff_action_LDADD = fastforward/libfastforward.la $(LDADD)
 # programs the CLI tests run
-TEST_TOOLS = tests/lib/mkpairs tests/lib/late_wakeups tests/lib/soak tests/lib/ff_spin
+TEST_TOOLS = tests/lib/mkpairs tests/lib/late_wakeups tests/lib/soak tests/lib/ff_spin \
+	tests/lib/mklbr
 # the fastforward workload needs nothing but libc
 tests_lib_ff_spin_LDADD =
 check_PROGRAMS += $(UNIT_TESTS) $(TEST_TOOLS)
@@ -66,7 +67,7 @@ CLI_TESTS = tests/cli/help.sh tests/cli/info.sh tests/cli/filters.sh tests/cli/c
 	tests/cli/record.sh tests/cli/record-ring.sh \
 	tests/cli/example.sh tests/cli/completion.sh tests/cli/bad-inputs.sh \
 	tests/cli/perf-dir.sh tests/cli/perf-corpus.sh tests/cli/perf-host.sh \
-	tests/cli/progress.sh tests/cli/fastforward.sh tests/cli/simpoint.sh
+	tests/cli/progress.sh tests/cli/fastforward.sh tests/cli/simpoint.sh tests/cli/simpoint-lbr.sh
 TESTS += $(CLI_TESTS) tests/layers.sh
 dist_check_SCRIPTS = $(CLI_TESTS) tests/layers.sh
 EXTRA_DIST += tests/cli/lib.sh tests/simpoint/ari.awk tests/simpoint/phases.c \

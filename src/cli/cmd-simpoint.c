@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "simpoint-code.h"
 #include "simpoint-out.h"
 
 static const char sp_usage[] =
@@ -137,38 +138,31 @@ static int on_opt(void *ctx, int id, const char *arg)
 	return ret ? cli_usage_error(sp_usage, "%s", err.msg) : EXIT_OK;
 }
 
-/*
- * The dimension a sample's address belongs to: "MODULE:FUNCTION" when a
- * symbol resolves, else "MODULE+0xBLOCK" (offset in the file, aligned to
- * the block), else "0xBLOCK" for an address no mapping covers.
- */
-static const char *sample_key(struct srep_symbolizer *sy, const struct srep_event *ev,
-			      uint64_t block, bool functions, char *buf, size_t size)
-{
-	struct srep_frame fr = { 0 };
-	int got = 0;
-
-	if (sy) {
-		got = srep_symbolizer__resolve(sy, ev->pid, SREP_FRAME_USER, ev->ip, &fr);
-		if (!fr.module)
-			got = srep_symbolizer__resolve(sy, ev->pid, SREP_FRAME_KERNEL, ev->ip, &fr);
-	}
-	if (got > 0 && functions && fr.module)
-		snprintf(buf, size, "%s:%s", fr.module, fr.symbol);
-	else if (fr.module)
-		snprintf(buf, size, "%s+0x%" PRIx64, fr.module, fr.module_addr & ~(block - 1));
-	else
-		snprintf(buf, size, "0x%" PRIx64, ev->ip & ~(block - 1));
-	return buf;
-}
-
 struct sp_run {
 	struct srep_session *s;
 	struct srep_symbolizer *sy;
 	struct srep_simpoint *sp;
 	struct srep_simpoint_event ev;
-	uint64_t samples;
+	uint64_t samples, lbr_samples;	/* selected; of them with basic blocks */
+	struct sp_blocks blocks;
 };
+
+/* one sample into the intervals: its basic blocks when it has a branch stack */
+static int add_sample(struct sp_run *r, const struct sp_opts *o, const struct srep_event *ev,
+		      uint64_t period, struct srep_error *err)
+{
+	char key[SP_KEY_MAX];
+
+	r->samples++;
+	if (sp_blocks_of(&r->blocks, r->sy, ev)) {
+		r->lbr_samples++;
+		return srep_simpoint__add_parts(r->sp, ev->time, ev->tid, period, r->blocks.keys,
+						r->blocks.weights, r->blocks.n, err);
+	}
+	return srep_simpoint__add(r->sp, ev->time, ev->tid, period,
+				  sp_sample_key(r->sy, ev, o->block, !o->sym.off, key, sizeof(key)),
+				  err);
+}
 
 /* every selected sample of the event into the intervals */
 static int read_samples(struct sp_run *r, const struct sp_opts *o, struct srep_error *err)
@@ -176,7 +170,6 @@ static int read_samples(struct sp_run *r, const struct sp_opts *o, struct srep_e
 	bool all = srep_selection__is_empty(o->sel);
 	const struct srep_event *ev;
 	struct cli_progress prog;
-	char key[512];
 	uint64_t period;
 	int ret;
 
@@ -189,10 +182,7 @@ static int read_samples(struct sp_run *r, const struct sp_opts *o, struct srep_e
 		period = srep_simpoint_event__period(&r->ev, ev);
 		if (!period || (!all && !srep_selection__has_tid(o->sel, ev->tid)))
 			continue;
-		r->samples++;
-		ret = srep_simpoint__add(r->sp, ev->time, ev->tid, period,
-					 sample_key(r->sy, ev, o->block, !o->sym.off, key, sizeof(key)),
-					 err);
+		ret = add_sample(r, o, ev, period, err);
 		if (ret)
 			break;
 	}
@@ -230,7 +220,9 @@ static int analyse_and_write(struct sp_run *r, const struct sp_opts *o, const ch
 	char *dir = o->output ? strdup(o->output) : cli_default_output(path, ".simpoint");
 	struct sp_report rep = {
 		.trace = path, .ev = &r->ev, .interval = o->interval, .samples = r->samples,
-		.vectors = o->sym.off ? "address blocks" : "functions, else address blocks",
+		.vectors = r->lbr_samples ? "basic blocks of the branch stacks, else functions or "
+					    "address blocks" :
+			   o->sym.off ? "address blocks" : "functions, else address blocks",
 		.sp = r->sp, .res = &res, .threshold = o->cl.bic_threshold,
 	};
 	struct cli_out out;

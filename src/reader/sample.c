@@ -319,6 +319,10 @@ static int parse_fixed(const struct evsel *ev, const uint8_t *body, size_t len, 
 	out->id = ev->id_pos >= 0 ? srep_get64(body + 8 * ev->id_pos, swap) : 0;
 	out->nr_callchain = 0;
 	out->callchain = NULL;
+	out->nr_branches = 0;
+	out->regs_user_abi = 0;
+	out->stack_user_size = 0;
+	out->stack_user = NULL;
 	out->raw = NULL;
 	out->raw_size = 0;
 	if (ev->off_raw < 0)

@@ -20,7 +20,7 @@
 
 #include "reader.h"
 
-#define WINDOW_SIZE	(8u << 20)	/* mapped at a time: bounds resident file pages */
+#define WINDOW_SIZE	(2u << 20)	/* mapped at a time: bounds resident file pages */
 #define PIPE_READ_SIZE	(1u << 20)	/* one read() from a pipe asks for this much */
 
 static int io_error(struct srep_error *err, const char *what)

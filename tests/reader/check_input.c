@@ -16,7 +16,7 @@
 #include "fixture.h"
 #include "reader.h"
 
-#define WINDOW		(8u << 20)	/* input.c's WINDOW_SIZE */
+#define WINDOW		(2u << 20)	/* input.c's WINDOW_SIZE */
 #define BIG		(WINDOW + (3u << 20) + 123)
 
 /* byte i of the test pattern: differs between neighbours and between windows */

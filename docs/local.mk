@@ -9,6 +9,8 @@ MAN_PAGES1 = docs/man/schedrep.1 docs/man/schedrep-info.1 docs/man/schedrep-conv
 man1_MANS = $(MAN_PAGES1)
 man3_MANS = docs/man/schedrep.3
 MAINTAINERCLEANFILES = $(man1_MANS) $(man3_MANS)
+# listed, so that 'make dist' makes them first even in a fresh build directory
+EXTRA_DIST += $(man1_MANS) $(man3_MANS)
 
 # the page's title and section from its name: schedrep-info.1 is SCHEDREP-INFO(1)
 docs/man/%: $(srcdir)/docs/man/%.md

@@ -67,7 +67,8 @@ CLI_TESTS = tests/cli/help.sh tests/cli/info.sh tests/cli/filters.sh tests/cli/c
 	tests/cli/record.sh tests/cli/record-ring.sh \
 	tests/cli/example.sh tests/cli/completion.sh tests/cli/bad-inputs.sh \
 	tests/cli/perf-dir.sh tests/cli/perf-corpus.sh tests/cli/perf-host.sh \
-	tests/cli/progress.sh tests/cli/fastforward.sh tests/cli/simpoint.sh tests/cli/simpoint-lbr.sh
+	tests/cli/progress.sh tests/cli/fastforward.sh tests/cli/fastforward-plan.sh \
+	tests/cli/simpoint.sh tests/cli/simpoint-lbr.sh
 TESTS += $(CLI_TESTS) tests/layers.sh
 dist_check_SCRIPTS = $(CLI_TESTS) tests/layers.sh
 EXTRA_DIST += tests/cli/lib.sh tests/simpoint/ari.awk tests/simpoint/phases.c \

@@ -2,10 +2,11 @@
 # schedrep fastforward on this machine, with the software event task-clock
 # (no hardware counters needed) and tests/lib/ff_spin, a CPU-bound program
 # whose output is a checksum: every target is reached at or past its count
-# (never before), the skid is reported, the action runs once per target,
-# in order, with {n} {pid} {count} {dir} replaced, the workload prints what
-# it prints unobserved, an early exit, a failed action, an interrupt and a
-# plan are handled, and nothing is left stopped.
+# (never before), the skid is reported, --only counts the first thread
+# alone, the action runs once per target, in order, with {n} {pid} {count}
+# {dir} replaced, the workload prints what it prints unobserved, an early
+# exit, a failed action, an interrupt and a plan are handled, and nothing
+# is left stopped.
 . "$(dirname "$0")/lib.sh"
 set -e
 SPIN="$(dirname "$SREP_BIN")/tests/lib/ff_spin"
@@ -46,6 +47,15 @@ total=$(json calib/fastforward.json "d['workload']['final_count']")
 cmp -s base.out "$TMP/out" || fail "the calibration run printed something else"
 step=$((total / 10))
 targets="$step,$((2 * step)),$((3 * step)),$((4 * step)),$((5 * step))"
+
+# --only counts the first process's thread alone: its child spins as long, so
+# the whole tree's count (the default, inherited) is about twice --only's
+expect_exit 0 "$SREP_BIN" fastforward -q -o only -e task-clock --only --at 0 --no-action -- \
+	"$SPIN" "$ROUNDS" 1
+cmp -s base.out "$TMP/out" || fail "--only: the workload printed something else"
+alone=$(json only/fastforward.json "d['workload']['final_count']")
+awk -v t="$total" -v a="$alone" 'BEGIN { exit !(a > 0 && t / a > 1.6 && t / a < 2.4) }' ||
+	fail "--only counted $alone ns, the whole tree $total ns: not about half"
 
 # five targets, an action writing one file per call and one line per call in order
 expect_exit 0 "$SREP_BIN" fastforward -o ff -e task-clock --at "$targets" \

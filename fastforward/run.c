@@ -22,6 +22,7 @@
  * remainder until the count is within the tolerance.
  */
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -297,12 +298,32 @@ static int fast_forward(struct ff_run *r, struct srep_ff_result *res, struct sre
 	return ret < 0 ? ret : 0;
 }
 
+/*
+ * The counter's signal wakes this process while the workload keeps every
+ * CPU busy: at the default policy it runs only when the scheduler next
+ * preempts the workload (a millisecond or two on a host, 10-30 ms in an
+ * emulated guest), and the workload runs on meanwhile: that was most of the
+ * skid. Real-time priority, where permitted (root, CAP_SYS_NICE), lets it
+ * preempt at once. The workload was forked before and keeps its policy;
+ * RESET_ON_FORK gives the actions (criu) the default one.
+ */
+static bool wake_first(int *old_policy, struct sched_param *old)
+{
+	struct sched_param rt = { .sched_priority = 1 };
+
+	*old_policy = sched_getscheduler(0);
+	return *old_policy >= 0 && !sched_getparam(0, old) &&
+	       !sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &rt);
+}
+
 int srep_ff__run(const struct srep_ff_opts *o, struct srep_ff_result *res,
 		 struct srep_error *err)
 {
 	struct ff_run r = { .o = o, .k = { .fd = -1 }, .threads = 1 };
-	int ret, was_subreaper = 0;
+	int ret, was_subreaper = 0, old_policy = 0;
+	struct sched_param old_param = { 0 };
 	uint64_t first = 0;
+	bool raised;
 	sigset_t old;
 
 	memset(res, 0, sizeof(*res));
@@ -315,6 +336,7 @@ int srep_ff__run(const struct srep_ff_opts *o, struct srep_ff_result *res,
 	prctl(PR_GET_CHILD_SUBREAPER, &was_subreaper);
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	ret = srep_rec_workload__prepare(&r.wl, o->argv, false, err);
+	raised = !ret && wake_first(&old_policy, &old_param);
 	if (!ret)
 		ret = counter_open(&r.k, o->event ? o->event : SREP_FF_DEFAULT_EVENT, r.wl.pid,
 				   !o->only_main, target_at(o, 0, &first) && first ? first : IDLE_PERIOD, err);
@@ -331,6 +353,8 @@ int srep_ff__run(const struct srep_ff_opts *o, struct srep_ff_result *res,
 	if (drain(&r))
 		res->interrupted = true;
 	tree_free(&r.tree);
+	if (raised)
+		sched_setscheduler(0, old_policy, &old_param);
 	prctl(PR_SET_CHILD_SUBREAPER, was_subreaper);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return ret;

@@ -144,6 +144,35 @@ set -e
   "(True, True, 1)" ] || fail "the interrupted run's log is not complete"
 gone "$(json intr/fastforward.json "d['workload']['pid']")"
 
+# no criu for the default action: one line saying so, before the workload runs
+set +e
+env PATH=/nonexistent "$SREP_BIN" fastforward -o nocriu -e task-clock --at 1M -- "$SPIN" 1000 \
+	>nocriu.out 2>nocriu.err
+st=$?
+set -e
+[ $st = 1 ] && [ "$(wc -l <nocriu.err)" = 1 ] && grep -q "criu is not installed" nocriu.err &&
+	[ ! -s nocriu.out ] || { cat nocriu.err >&2; fail "no clear line for a missing criu (exit $st)"; }
+
+# no permission to count (an unprivileged user where perf_event_paranoid forbids it): one line
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	npdir=$(mktemp -d "${TMPDIR:-/tmp}/schedrep-np-XXXXXX")	# where that user may write
+	chmod 777 "$npdir"
+	set +e
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$SREP_BIN" fastforward -o "$npdir/np" \
+		-e task-clock --at 1M --no-action -- "$SPIN" 1000 >np.out 2>np.err
+	st=$?
+	set -e
+	rm -rf "$npdir"
+	if [ $st = 0 ]; then
+		part_skipped "an unprivileged user may count here: the no-permission message is not tested"
+	else
+		[ "$(wc -l <np.err)" = 1 ] && grep -q "no permission to count 'task-clock'.*perf_event_paranoid" np.err ||
+			{ cat np.err >&2; fail "no clear line without permission to count (exit $st)"; }
+	fi
+else
+	part_skipped "not root or no setpriv: the no-permission message is not tested"
+fi
+
 # no PMU here: instructions:u is one clear line naming the event and the way out
 set +e
 "$SREP_BIN" fastforward -o hw --at 1M --no-action -- "$SPIN" 1000 >hw.out 2>hw.err

@@ -102,6 +102,9 @@ void cli_out_abort(struct cli_out *o);
  */
 char *cli_default_output(const char *input, const char *suffix);
 
+/* text (a path, a comm: any bytes) inside HTML or SVG, escaped */
+void cli_xml_text(FILE *f, const char *s);
+
 /* A --json document printed to 'f' with a newline, then freed; -1 when out of memory */
 struct cJSON;
 int cli_json_print(FILE *f, struct cJSON *root);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "compare.h"
 #include "exporter.h"
 
@@ -52,19 +53,6 @@ static const char script_tail[] = ";"
 	"q.addEventListener('input',apply);all.addEventListener('change',apply);"
 	"if(location.hash.indexOf('#filter=')===0)q.value=decodeURIComponent(location.hash.slice(8));"
 	"c.hidden=false;apply();})();";
-
-static void esc(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
 
 /* ---- timelines ---- */
 
@@ -246,7 +234,7 @@ static void cpu_row(FILE *f, const struct compare_run *r, const struct axis *ax,
 			"fill-opacity='%.1f'><title>", x_of(ax, r, k, start + i * bin_ns), y,
 			(double)(j - i) * (double)bin_ns * r->scale[k] / (ax->tmax - ax->tmin) * PLOT_W,
 			ROW_H - 4, colour_of(lg, comm, colour), level / 10.0);
-		esc(f, comm);
+		cli_xml_text(f, comm);
 		fprintf(f, "</title></rect>\n");
 	}
 }
@@ -261,7 +249,7 @@ static void legend(FILE *f, const struct legend *lg, int y)
 		srep_export_colour(i, colour);
 		fprintf(f, "<rect x='%d' y='%d' width='10' height='10' fill='%s'/>"
 			"<text x='%d' y='%d'>", x, y, colour, x + 14, y + 9);
-		esc(f, lg->comm[i]);
+		cli_xml_text(f, lg->comm[i]);
 		fprintf(f, "</text>\n");
 		x += 30 + 7 * (int)strlen(lg->comm[i]);
 	}
@@ -324,7 +312,7 @@ static void bar_row(FILE *f, const struct compare_run *r, const struct bar *b, d
 	char label[64], va[32], vb[32];
 
 	fprintf(f, "<text x='0' y='%.0f'>", y + BAR_H + 3);
-	esc(f, compare_label(label, sizeof(label), r->c, b->pair, 30));
+	cli_xml_text(f, compare_label(label, sizeof(label), r->c, b->pair, 30));
 	fprintf(f, "</text><rect class='a' x='%d' y='%.0f' width='%.1f' height='%d'/>"
 		"<rect class='b' x='%d' y='%.0f' width='%.1f' height='%d'/>", BAR_X, y, wa, BAR_H,
 		BAR_X, y + BAR_H, wb, BAR_H);
@@ -437,7 +425,7 @@ static void task_table(FILE *f, const struct compare_run *r)
 	for (i = 0; i < n; i++) {
 		fprintf(f, "<tr%s%s><td>", rows[i].diff->significant ? " class='sig'" : "",
 			i < TABLE_ROWS_SHOWN ? "" : " hidden");
-		esc(f, compare_label(label, sizeof(label), r->c, rows[i].pair, 40));
+		cli_xml_text(f, compare_label(label, sizeof(label), r->c, rows[i].pair, 40));
 		fprintf(f, "</td>");
 		diff_cells(f, rows[i].diff);
 	}
@@ -474,11 +462,11 @@ static void block_row(FILE *f, const char *label, const struct srep_block_row *r
 	const struct srep_diff *d = &r->blocked;
 
 	fprintf(f, "<tr%s><td>", d->significant ? " class='sig'" : "");
-	esc(f, label);
+	cli_xml_text(f, label);
 	fprintf(f, "</td><td class='m'>");
-	esc(f, r->kernel ? r->kernel : "-");
+	cli_xml_text(f, r->kernel ? r->kernel : "-");
 	fprintf(f, "</td><td class='m'>");
-	esc(f, r->user ? r->user : "-");
+	cli_xml_text(f, r->user ? r->user : "-");
 	fprintf(f, "</td>");
 	value_cells(f, d);
 	fprintf(f, "<td>%s</td><td>%" PRIu64 " / %" PRIu64 "</td></tr>\n",
@@ -518,7 +506,7 @@ static void unmatched(FILE *f, const struct srep_matching *mt, int k)
 	for (i = 0; i < n; i++) {
 		const struct srep_task *t = srep_matching__unmatched(mt, k, i);
 
-		esc(f, srep_task__comm(t));
+		cli_xml_text(f, srep_task__comm(t));
 		fprintf(f, "/%d%s", srep_task__tid(t), i + 1 < n ? ", " : "");
 	}
 	fprintf(f, "</p>\n");
@@ -536,9 +524,9 @@ void compare_html(FILE *f, const struct compare_run *r)
 		"</head><body>\n<h1>schedrep compare</h1>\n<p>", css);
 	for (k = 0; k < 2; k++) {
 		fprintf(f, "<b>%c</b>: ", 'A' + k);
-		esc(f, r->path[k]);
+		cli_xml_text(f, r->path[k]);
 		fprintf(f, " (");
-		esc(f, compare_describe(desc, sizeof(desc), r->s[k]));
+		cli_xml_text(f, compare_describe(desc, sizeof(desc), r->s[k]));
 		fprintf(f, r->scale[k] != 1 ? ", durations x %g)<br>\n" : ")<br>\n", r->scale[k]);
 	}
 	fprintf(f, "%zu task pair%s (match %s), %zu only in A, %zu only in B; "

@@ -8,7 +8,7 @@ schedrep_CFLAGS = $(SREP_CFLAGS) $(CJSON_CFLAGS)
 schedrep_SOURCES = %reldir%/main.c %reldir%/cli.h %reldir%/cmd-record.c
 schedrep_LDADD = record/librecord.la src/core/libsrep-core.la
 if !RECORDER_ONLY
-schedrep_SOURCES += %reldir%/output.c %reldir%/json-print.c %reldir%/symopts.c \
+schedrep_SOURCES += %reldir%/output.c %reldir%/json-print.c %reldir%/xml-text.c %reldir%/symopts.c \
 	%reldir%/cmd-info.c %reldir%/info.h %reldir%/info-json.c %reldir%/info-schedstat.c \
 	%reldir%/cmd-convert.c %reldir%/cmd-callchains.c \
 	%reldir%/cmd-compare.c %reldir%/compare.h %reldir%/compare-text.c \
@@ -18,7 +18,7 @@ schedrep_SOURCES += %reldir%/output.c %reldir%/json-print.c %reldir%/symopts.c \
 	%reldir%/cmd-script.c %reldir%/cmd-map.c \
 	%reldir%/cmd-fastforward.c %reldir%/ff-log.c %reldir%/ff-log.h \
 	%reldir%/cmd-simpoint.c %reldir%/simpoint-out.c %reldir%/simpoint-out.h \
-	%reldir%/simpoint-code.c %reldir%/simpoint-code.h \
+	%reldir%/simpoint-code.c %reldir%/simpoint-code.h %reldir%/simpoint-svg.c \
 	%reldir%/simpoint-summary.c
 schedrep_LDADD += formats/libformats.la formats/criu/libcriu.la formats/rtapp/librtapp.la \
 	replay/libreplay.la fastforward/libfastforward.la \

@@ -2,9 +2,8 @@
 /*
  * simpoint-out.c - the files of "schedrep simpoint", written into its
  * temporary output directory: SimPoint's own formats (simpoints, weights,
- * vectors.bb, projection.txt), the labels and intervals, a summary and
- * plan.json
- * (docs/simpoint.md describes each).
+ * vectors.bb, projection.txt), the labels and intervals, a summary,
+ * plan.json and phases.svg (docs/simpoint.md describes each).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -201,6 +200,7 @@ int sp_write_all(const char *dir, const struct sp_report *r, struct srep_error *
 		{ "projection.txt", write_projection }, { "labels", write_labels },
 		{ "intervals.txt", write_intervals },
 		{ "summary.txt", sp_write_summary }, { "plan.json", write_plan },
+		{ "phases.svg", sp_write_svg },
 	};
 	size_t i;
 

@@ -21,6 +21,8 @@ struct sp_report {
 
 /* every file into the directory @dir; 0 or an error naming the file */
 int sp_write_all(const char *dir, const struct sp_report *r, struct srep_error *err);
+/* phases.svg: the intervals in order coloured by cluster, the points marked */
+int sp_write_svg(FILE *f, const struct sp_report *r);
 /* the text summary: k, the BIC curve, the chosen points and what they cover */
 int sp_write_summary(FILE *f, const struct sp_report *r);
 /* @s as a JSON string, quotes included */

@@ -35,7 +35,7 @@ check_phases() {
 # check_files DIR: SimPoint's formats, the weights summing to 1, the plan's shape
 check_files() {
 	for f in simpoints weights vectors.bb dims projection.txt labels intervals.txt \
-		summary.txt plan.json; do
+		summary.txt plan.json phases.svg; do
 		[ -s "$1/$f" ] || fail "$1/$f missing or empty"
 	done
 	grep -qv '^T\(:[0-9][0-9]*:[0-9][0-9]* \)*$' "$1/vectors.bb" &&
@@ -54,6 +54,23 @@ check_files() {
 	total=$(sed -n 's/.*"total":\([0-9]*\),.*/\1/p' "$1/plan.json")
 	[ "$(tail -n 1 "$1/intervals.txt" | cut -d' ' -f3)" = "$total" ] ||
 		fail "the last interval does not end at the total $total"
+	check_svg "$1"
+}
+
+# check_svg DIR: phases.svg has one strip rect per interval with its label's
+# cluster, one colour per cluster, and a marker under each simulation point
+check_svg() {
+	svg=$1/phases.svg
+	if command -v xmllint >/dev/null; then
+		xmllint --noout "$svg" || fail "$svg is not well-formed XML"
+	fi
+	sed -n 's/.*class="iv" data-interval="[0-9]*" data-cluster="\([0-9-]*\)".*/\1/p' "$svg" |
+		cmp -s - "$1/labels" || fail "$svg: the strip's clusters are not the labels"
+	[ "$(sed -n 's/.*class="iv".* fill="\([^"]*\)".*/\1/p' "$svg" | sort -u | wc -l)" = \
+	  "$(sort -u "$1/labels" | wc -l)" ] || fail "$svg: not one colour per cluster"
+	sed -n 's/.*class="point" data-interval="\([0-9]*\)".*/\1/p' "$svg" | sort -n |
+		cmp -s - "$(cut -d' ' -f1 "$1/simpoints" | sort -n >"$TMP/pts"; echo "$TMP/pts")" ||
+		fail "$svg: the markers are not the simulation points"
 }
 
 if [ -f "$FIX" ]; then

@@ -15,7 +15,7 @@
 
 static const char sp_usage[] =
 	"usage: schedrep simpoint [-o <dir>] [--interval <n>] [--event <name>] [--max-k <k>] "
-	"[--bic-threshold <f>] [--simpoint32] [--seed <n>] [--block <bytes>] [--no-symbols] [--only <sel>]... "
+	"[--bic-threshold <f>] [--simpoint32] [--seed <n>] [--block <bytes>] [--per-thread] [--no-symbols] [--only <sel>]... "
 	"[--exclude <sel>]... [--children] [symbol options] [-q] [-i <file>] [<perf.data>]";
 static const char sp_desc[] =
 	"Pick representative intervals of a profile recorded with periodic samples\n"
@@ -24,11 +24,12 @@ static const char sp_desc[] =
 	"of --interval counts of the event, one vector per interval (time per function,\n"
 	"else per address block), k-means on their random projections, k chosen by BIC,\n"
 	"and per cluster the interval nearest its centre. Writes SimPoint's files, the\n"
-	"vectors, a summary and plan.json into <dir> (default NAME.simpoint).";
+	"vectors, a summary, phases.svg and plan.json into <dir> (default NAME.simpoint);\n"
+	"with --per-thread, one such analysis per thread in <dir>/tid-TID/.";
 
 enum {
 	OPT_OUTPUT = 1, OPT_INTERVAL, OPT_EVENT, OPT_MAX_K, OPT_BIC, OPT_SEED, OPT_BLOCK,
-	OPT_ONLY, OPT_EXCLUDE, OPT_CHILDREN, OPT_QUIET, OPT_INPUT, OPT_SIMPOINT32,
+	OPT_ONLY, OPT_EXCLUDE, OPT_CHILDREN, OPT_QUIET, OPT_INPUT, OPT_SIMPOINT32, OPT_PER_THREAD,
 };
 
 static const struct cli_opt sp_opts[] = {
@@ -44,6 +45,8 @@ static const struct cli_opt sp_opts[] = {
 	{ "seed", 0, "<n>", "random seed of projection and k-means (default 1)", OPT_SEED },
 	{ "block", 0, "<bytes>", "address block size for code without symbols (default 64)",
 	  OPT_BLOCK },
+	{ "per-thread", 0, NULL, "one analysis per thread, each counting its own samples",
+	  OPT_PER_THREAD },
 	CLI_NO_SYMBOLS_OPTION,
 	CLI_SYMBOL_OPTIONS,
 	{ "only", 0, "<sel>", "these tasks only: pid, tid:N, comm or glob (repeatable)", OPT_ONLY },
@@ -61,6 +64,7 @@ struct sp_opts {
 	struct srep_simpoint_opts cl;
 	struct cli_symbol_args sym;
 	struct srep_selection *sel;
+	bool per_thread;
 };
 
 /* "100M", "5000000", "2G": counts, with SimPoint's decimal K/M/G */
@@ -130,6 +134,7 @@ static int on_opt(void *ctx, int id, const char *arg)
 	case OPT_EVENT:		o->event = arg; break;
 	case OPT_QUIET:		cli_quiet = true; break;
 	case OPT_SIMPOINT32:	o->cl.simpoint32 = true; break;
+	case OPT_PER_THREAD:	o->per_thread = true; break;
 	case OPT_CHILDREN:	srep_selection__set_children(o->sel, true); break;
 	case OPT_ONLY:		ret = srep_selection__add_only(o->sel, arg, &err); break;
 	case OPT_EXCLUDE:	ret = srep_selection__add_exclude(o->sel, arg, &err); break;
@@ -141,9 +146,9 @@ static int on_opt(void *ctx, int id, const char *arg)
 struct sp_run {
 	struct srep_session *s;
 	struct srep_symbolizer *sy;
-	struct srep_simpoint *sp;
 	struct srep_simpoint_event ev;
-	uint64_t samples, lbr_samples;	/* selected; of them with basic blocks */
+	struct sp_one all;		/* the whole selection's analysis */
+	struct sp_threads threads;	/* --per-thread: one per thread instead */
 	struct sp_blocks blocks;
 };
 
@@ -151,15 +156,18 @@ struct sp_run {
 static int add_sample(struct sp_run *r, const struct sp_opts *o, const struct srep_event *ev,
 		      uint64_t period, struct srep_error *err)
 {
+	struct sp_one *one = o->per_thread ? sp_thread_of(&r->threads, ev->tid, err) : &r->all;
 	char key[SP_KEY_MAX];
 
-	r->samples++;
+	if (!one)
+		return err->code;
+	one->samples++;
 	if (sp_blocks_of(&r->blocks, r->sy, ev)) {
-		r->lbr_samples++;
-		return srep_simpoint__add_parts(r->sp, ev->time, ev->tid, period, r->blocks.keys,
+		one->lbr_samples++;
+		return srep_simpoint__add_parts(one->sp, ev->time, ev->tid, period, r->blocks.keys,
 						r->blocks.weights, r->blocks.n, err);
 	}
-	return srep_simpoint__add(r->sp, ev->time, ev->tid, period,
+	return srep_simpoint__add(one->sp, ev->time, ev->tid, period,
 				  sp_sample_key(r->sy, ev, o->block, !o->sym.off, key, sizeof(key)),
 				  err);
 }
@@ -189,7 +197,15 @@ static int read_samples(struct sp_run *r, const struct sp_opts *o, struct srep_e
 	cli_progress_done(&prog);
 	if (cli_interrupted)
 		return srep_error__set(err, SREP_E_INTERRUPTED, "interrupted");
-	return ret < 0 ? ret : srep_simpoint__finish(r->sp, err);
+	if (ret < 0)
+		return ret;
+	if (!o->per_thread)
+		return srep_simpoint__finish(r->all.sp, err);
+	if (!r->threads.n)
+		return srep_error__set(err, SREP_E_SELECT, "no selected sample of '%s'", r->ev.name);
+	for (size_t i = 0; i < r->threads.n && !ret; i++)
+		ret = srep_simpoint__finish(r->threads.t[i].sp, err);
+	return ret;
 }
 
 /* the trace opened with its task table, the event found, the selection resolved */
@@ -208,42 +224,72 @@ static int open_trace(struct sp_run *r, const struct sp_opts *o, const char *pat
 		ret = srep_error__set(err, SREP_E_SELECT, "'%s': the selection matches no task", path);
 	if (!ret && !o->sym.off)
 		ret = srep_symbolizer__new(&r->sy, r->s, &o->sym.o, err);
+	r->all.tid = -1;
+	r->threads.interval = o->interval;
+	if (!ret && !o->per_thread)
+		ret = srep_simpoint__new(&r->all.sp, o->interval, err);
+	return ret;
+}
+
+/* --per-thread's table, from the committed directory, on standard output */
+static void print_threads(const char *dir)
+{
+	char path[4096], line[1024];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/threads.txt", dir);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f))
+		fputs(line, stdout);
+	if (f)
+		fclose(f);
+}
+
+/* the files into a temporary directory, renamed to @dir when all are written */
+static int write_dir(struct sp_run *r, const struct sp_opts *o, const char *path, const char *dir,
+		     const struct sp_report *rep, struct srep_error *err)
+{
+	struct cli_out out;
+	int ret = cli_out_open_dir(&out, dir, path, err);
+
+	if (ret)
+		return ret;
+	ret = o->per_thread ? sp_write_threads(out.tmp, &r->threads, rep, &o->cl, r->s, !o->sym.off, err)
+			    : sp_write_all(out.tmp, rep, err);
 	if (!ret)
-		ret = srep_simpoint__new(&r->sp, o->interval, err);
+		ret = cli_out_commit(&out, err);
+	if (ret)
+		cli_out_abort(&out);
 	return ret;
 }
 
 static int analyse_and_write(struct sp_run *r, const struct sp_opts *o, const char *path)
 {
-	struct srep_simpoint_result res;
+	struct srep_simpoint_result res = { 0 };
 	struct srep_error err = { 0 };
 	char *dir = o->output ? strdup(o->output) : cli_default_output(path, ".simpoint");
 	struct sp_report rep = {
-		.trace = path, .ev = &r->ev, .interval = o->interval, .samples = r->samples,
-		.vectors = r->lbr_samples ? "basic blocks of the branch stacks, else functions or "
-					    "address blocks" :
-			   o->sym.off ? "address blocks" : "functions, else address blocks",
-		.sp = r->sp, .res = &res, .threshold = o->cl.bic_threshold,
+		.trace = path, .ev = &r->ev, .interval = o->interval, .samples = r->all.samples,
+		.vectors = sp_vectors_name(&r->all, !o->sym.off), .sp = r->all.sp, .res = &res,
+		.threshold = o->cl.bic_threshold,
 	};
-	struct cli_out out;
 	int ret;
 
 	if (!dir) {
 		cli_errorf("no memory");
 		return EXIT_FAIL;
 	}
-	if (srep_simpoint__cluster(r->sp, &o->cl, &res, &err)) {
+	if (!o->per_thread && srep_simpoint__cluster(r->all.sp, &o->cl, &res, &err)) {
 		cli_errorf("'%s': %s", path, err.msg);
 		free(dir);
 		return EXIT_FAIL;
 	}
-	ret = cli_out_open_dir(&out, dir, path, &err);
-	if (!ret && (sp_write_all(out.tmp, &rep, &err) || cli_out_commit(&out, &err))) {
-		cli_out_abort(&out);
-		ret = -1;
-	}
+	ret = write_dir(r, o, path, dir, &rep, &err);
 	if (!ret && !cli_quiet) {
-		sp_write_summary(stdout, &rep);
+		if (o->per_thread)
+			print_threads(dir);
+		else
+			sp_write_summary(stdout, &rep);
 		printf("written: %s/\n", dir);
 	}
 	srep_simpoint_result__free(&res);
@@ -273,7 +319,8 @@ int cmd_simpoint(int argc, char **argv)
 		else
 			ret = analyse_and_write(&r, &o, path);
 	}
-	srep_simpoint__delete(r.sp);
+	srep_simpoint__delete(r.all.sp);
+	sp_threads_free(&r.threads);
 	srep_symbolizer__delete(r.sy);
 	srep_session__delete(r.s);
 	srep_selection__delete(o.sel);

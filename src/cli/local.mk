@@ -19,6 +19,7 @@ schedrep_SOURCES += %reldir%/output.c %reldir%/json-print.c %reldir%/xml-text.c 
 	%reldir%/cmd-fastforward.c %reldir%/ff-log.c %reldir%/ff-log.h \
 	%reldir%/cmd-simpoint.c %reldir%/simpoint-out.c %reldir%/simpoint-out.h \
 	%reldir%/simpoint-code.c %reldir%/simpoint-code.h %reldir%/simpoint-svg.c \
+	%reldir%/simpoint-threads.c \
 	%reldir%/simpoint-summary.c
 schedrep_LDADD += formats/libformats.la formats/criu/libcriu.la formats/rtapp/librtapp.la \
 	replay/libreplay.la fastforward/libfastforward.la \

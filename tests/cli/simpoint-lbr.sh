@@ -4,7 +4,8 @@
 # each run two basic blocks of their own): the vectors are the basic blocks
 # between taken branches, named by their start, each sample's count shared
 # by their sizes; a stack that does not chain falls back to the sample's
-# address; the phases are found; both byte orders and word sizes agree.
+# address; the phases are found; both byte orders and word sizes agree;
+# --per-thread analyses each thread alone.
 . "$SREP_TOP_SRCDIR/tests/cli/lib.sh"
 set -e
 MKLBR="$(dirname "$SREP_BIN")/tests/lib/mklbr"
@@ -37,6 +38,17 @@ sed -n 2p le64/vectors.bb | awk '{
 ari=$(awk '!/^#/ { print int(($1 < 60 ? $1 : 59) / 10) % 2, $5 }' le64/intervals.txt |
 	awk -f "$ARI")
 awk -v a="$ari" 'BEGIN { exit !(a == 1) }' || fail "phases not found: adjusted Rand index $ari"
+
+# --per-thread: with a second thread running A's loop all along, the first
+# thread's analysis is exactly the one-thread profile's, the second's one phase
+"$MKLBR" threads.data le64 threads || fail "mklbr threads"
+expect_exit 0 "$SREP_BIN" simpoint -q --per-thread --no-symbols --interval 1M -o thr threads.data
+[ "$(grep -v '^#' thr/threads.txt | cut -f1,2,5,6 | tr '\t\n' ' ')" = \
+  "50 phases 2 tid-50/ 51 steady 1 tid-51/ " ] || fail "threads.txt: $(cat thr/threads.txt)"
+for o in dims vectors.bb labels simpoints weights; do
+	cmp -s "le64/$o" "thr/tid-50/$o" || fail "--per-thread: thread 50's $o differs from the one-thread profile's"
+done
+[ "$(sort -u thr/tid-51/labels)" = 0 ] || fail "--per-thread: the steady thread has several phases"
 
 for f in le32 be64 be32; do
 	for o in dims vectors.bb labels simpoints weights; do

@@ -1,7 +1,9 @@
 #!/bin/sh
 # simpoint-ref.sh - schedrep simpoint against the reference SimPoint 3.2 on
 # the same frequency vectors and the same projection matrix: the k each
-# chooses and the adjusted Rand index between their labels, per trace.
+# chooses, the adjusted Rand index between their labels, and whether the
+# simulation points and their weights are the same, per trace. With
+# --simpoint32 both draw the k-means starts from SimPoint's default seeds.
 #
 #   bench/simpoint-ref.sh TRACE...        (perf.data with periodic samples)
 #
@@ -46,8 +48,14 @@ one() {
 	ref_k=$(wc -l <"$out.ref/simpoints")
 	ari=$(ref_labels "$out.ref/labels" | paste -d' ' "$out/labels" - | awk -f "$ARI")
 	n=$(wc -l <"$out/labels")
-	printf '%-28s %-10s intervals %4d  k schedrep %2d  SimPoint %2d  ARI %s\n' \
-		"$(basename "$trace")" "$mode" "$n" "$ours_k" "$ref_k" "$ari"
+	# the points and weights, by interval (cluster numbers may differ; SimPoint
+	# prints weights to 6 significant digits)
+	paste -d' ' "$out.ref/simpoints" "$out.ref/weights" | sort -n >"$out.ref/pw"
+	pts=$(paste -d' ' "$out/simpoints" "$out/weights" | sort -n | paste -d' ' - "$out.ref/pw" |
+		awk 'function abs(x) { return x < 0 ? -x : x }
+		     $1 != $5 || abs($3 - $7) > 1e-5 * $7 { bad = 1 } END { print bad ? "differ" : "same" }')
+	printf '%-28s %-10s intervals %4d  k schedrep %2d  SimPoint %2d  ARI %s  points+weights %s\n' \
+		"$(basename "$trace")" "$mode" "$n" "$ours_k" "$ref_k" "$ari" "$pts"
 }
 
 [ $# -gt 0 ] || { echo "usage: $0 TRACE..." >&2; exit 2; }

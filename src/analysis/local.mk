@@ -7,4 +7,4 @@ noinst_LTLIBRARIES += %reldir%/libsrep-analysis.la
 	%reldir%/blocking.h %reldir%/pthreads.c %reldir%/pthreads.h \
 	%reldir%/perfcommon.c %reldir%/latency.c %reldir%/timehist.c \
 	%reldir%/schedmap.c %reldir%/runs.c %reldir%/simpoint.h %reldir%/simpoint_intervals.c \
-	%reldir%/simpoint_kmeans.c %reldir%/simpoint_cluster.c %reldir%/simpoint_source.c
+	%reldir%/simpoint_kmeans.c %reldir%/simpoint_ran2.c %reldir%/simpoint_cluster.c %reldir%/simpoint_source.c

@@ -63,6 +63,20 @@ static inline double sp_rand_unit(uint64_t *state)
 	return (double)(sp_rand_next(state) >> 11) * (1.0 / 9007199254740992.0);
 }
 
+/* SimPoint 3.2's own generator (simpoint_ran2.c), for --simpoint32's starts */
+#define SP_RAN2_TABLE 32
+struct sp_ran2 {
+	int64_t s1, s2, y;
+	int64_t table[SP_RAN2_TABLE];
+};
+
+void sp_ran2_seed(struct sp_ran2 *g, int64_t seed);
+float sp_ran2_float(struct sp_ran2 *g);
+int sp_ran2_int(struct sp_ran2 *g);	/* in [0, INT_MAX) as SimPoint's randInt */
+
+/* SimPoint 3.2's default -seedkm: the first k-means start's seed */
+#define SP_SIMPOINT32_SEEDKM 493575226
+
 /*
  * A k-means problem: n points of d dimensions (row-major), weights summing
  * to 1, and the least variance the BIC may assume (0: none)

@@ -104,11 +104,17 @@ static double noise_floor(const struct srep_simpoint *sp, const double *proj, un
 	return acc / ((double)sp->nr_iv * dims);
 }
 
-/* the seed of start @init for @k: distinct streams from one user seed */
-static uint64_t init_seed(uint64_t seed, unsigned k, unsigned init)
+/*
+ * The seed of start @init for @k: distinct streams from one user seed; with
+ * --simpoint32, SimPoint 3.2's own for k = 1, 2, ... in order: it adds the
+ * trial's number to a seed that also grows by one after every trial
+ */
+static uint64_t init_seed(const struct srep_simpoint_opts *o, unsigned k, unsigned init)
 {
-	uint64_t s = seed ^ ((uint64_t)k << 32 | init);
+	uint64_t s = o->seed ^ ((uint64_t)k << 32 | init);
 
+	if (o->simpoint32)
+		return SP_SIMPOINT32_SEEDKM + (uint64_t)(k - 1) * o->inits + 2u * init;
 	return sp_rand_next(&s);
 }
 
@@ -123,7 +129,7 @@ static int fit_all(const struct sp_data *data, const struct srep_simpoint_opts *
 		if (sp_fit_alloc(&fits[k - 1], data, k) || sp_fit_alloc(&trial, data, k))
 			return -1;
 		for (i = 0; i < o->inits; i++) {
-			sp_kmeans(data, &trial, init_seed(o->seed, k, i), o->iters, o->simpoint32);
+			sp_kmeans(data, &trial, init_seed(o, k, i), o->iters, o->simpoint32);
 			if (!i || trial.bic > fits[k - 1].bic) {
 				struct sp_fit t = fits[k - 1];
 

@@ -82,15 +82,19 @@ static void init_centres(const struct sp_data *data, struct sp_fit *f, uint64_t 
 	}
 }
 
-/* SimPoint 3.2's "samp" start: k points drawn uniformly (as it does, maybe twice one) */
+/*
+ * SimPoint 3.2's "samp" start: k points drawn uniformly with its own
+ * generator and seed (as it does, maybe twice one)
+ */
 static void init_uniform(const struct sp_data *data, struct sp_fit *f, uint64_t seed)
 {
-	uint64_t state = seed;
+	struct sp_ran2 g;
 	size_t pick;
 	unsigned c;
 
+	sp_ran2_seed(&g, (int64_t)seed);
 	for (c = 0; c < f->k; c++) {
-		pick = (size_t)(sp_rand_next(&state) % data->n);
+		pick = (size_t)sp_ran2_int(&g) % data->n;
 		memcpy(f->centres + (size_t)c * data->d, data->x + pick * data->d,
 		       data->d * sizeof(double));
 	}
@@ -119,8 +123,11 @@ static size_t assign(const struct sp_data *data, struct sp_fit *f)
 	return changed;
 }
 
-/* centres = weighted means of their points; an empty cluster keeps its centre */
-static void update(const struct sp_data *data, struct sp_fit *f, double *sum)
+/*
+ * centres = weighted means of their points; an empty cluster keeps its
+ * centre, or with @origin goes to the origin, as SimPoint 3.2's does
+ */
+static void update(const struct sp_data *data, struct sp_fit *f, double *sum, bool origin)
 {
 	size_t i;
 	unsigned c, j;
@@ -137,9 +144,10 @@ static void update(const struct sp_data *data, struct sp_fit *f, double *sum)
 		f->cw[c] += w;
 	}
 	for (c = 0; c < f->k; c++)
-		if (f->cw[c] > 0)
+		if (f->cw[c] > 0 || origin)
 			for (j = 0; j < data->d; j++)
-				f->centres[(size_t)c * data->d + j] = sum[(size_t)c * data->d + j] / f->cw[c];
+				f->centres[(size_t)c * data->d + j] = f->cw[c] > 0 ?
+					sum[(size_t)c * data->d + j] / f->cw[c] : 0;
 }
 
 /*
@@ -184,10 +192,10 @@ void sp_kmeans(const struct sp_data *data, struct sp_fit *f, uint64_t seed, unsi
 	for (it = 0; it < iters; it++) {
 		if (!assign(data, f))
 			break;
-		update(data, f, f->sum);
+		update(data, f, f->sum, uniform);
 	}
 	if (it == iters)
 		assign(data, f);
-	update(data, f, f->sum);
+	update(data, f, f->sum, uniform);
 	f->bic = bic(data, f);
 }

@@ -12,6 +12,7 @@
 #include "testutil.h"
 #include "fixture.h"
 #include <schedrep/simpoint.h>
+#include "simpoint.h"	/* the library's own: SimPoint 3.2's generator */
 
 START_TEST(samples_split_at_boundaries)
 {
@@ -80,6 +81,33 @@ START_TEST(parts_share_a_sample)
 	ck_assert_int_eq(srep_simpoint__add_parts(sp, 3000, 1, 5, keys + 1, w + 1, 1, &err),
 			 SREP_E_INVAL);
 	srep_simpoint__delete(sp);
+}
+END_TEST
+
+/*
+ * --simpoint32 draws its starts as SimPoint 3.2 does: the first numbers of
+ * its Random(seed).randInt() and randFloat(), printed by SimPoint's own
+ * Utilities.cpp (a driver built beside it, bench/simpoint-ref.sh's copy)
+ */
+START_TEST(simpoint32_draws_simpoints_numbers)
+{
+	static const struct { int64_t seed; int first[5]; } want[] = {
+		{ 493575226, { 765416960, 694719424, 1378034944, 1106638848, 1090779008 } },
+		{ 493575233, { 1640022528, 1045432960, 1429076480, 1846587008, 712468800 } },
+		{ 2042712918, { 158198832, 619518528, 983050944, 1989604864, 1647788160 } },
+	};
+	static const float floats[] = { 0.356425047f, 0.323503941f, 0.641697526f };
+	struct sp_ran2 g;
+	size_t i, j;
+
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		sp_ran2_seed(&g, want[i].seed);
+		for (j = 0; j < 5; j++)
+			ck_assert_int_eq(sp_ran2_int(&g), want[i].first[j]);
+	}
+	sp_ran2_seed(&g, 493575226);
+	for (j = 0; j < 3; j++)
+		ck_assert_float_eq(sp_ran2_float(&g), floats[j]);
 }
 END_TEST
 
@@ -259,6 +287,7 @@ int main(void)
 
 	tcase_add_test(tc, samples_split_at_boundaries);
 	tcase_add_test(tc, parts_share_a_sample);
+	tcase_add_test(tc, simpoint32_draws_simpoints_numbers);
 	tcase_add_test(tc, phases_are_found);
 	tcase_add_test(tc, bad_requests_are_refused);
 	tcase_add_loop_test(tc, byte_orders_agree, 1, 4);

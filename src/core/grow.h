@@ -32,4 +32,23 @@ static inline void *grow_array(void *v, size_t *cap, size_t nr, size_t elem, siz
 	return p;
 }
 
+/*
+ * The buffer 'v' of '*cap' elements with room for 'n' of them (what is in it
+ * is kept): 'v' itself when it is big enough, else reallocated to exactly
+ * 'n'. NULL without memory ('v' and '*cap' unchanged).
+ */
+static inline void *grow_to(void *v, size_t *cap, size_t n, size_t elem)
+{
+	void *p;
+
+	if (n <= *cap)
+		return v;
+	if (n > SIZE_MAX / elem)
+		return NULL;
+	p = realloc(v, n * elem);
+	if (p)
+		*cap = n;
+	return p;
+}
+
 #endif /* SREP_GROW_H */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "reader.h"
 
 #define HDR_SIZE 8
@@ -385,15 +386,11 @@ static void after_tp(struct srep_session *s, struct srep_event *ev)
 
 static int copy_callchain(struct srep_session *s, struct srep_event *ev, const struct sample *smp)
 {
-	uint64_t i, *n;
+	uint64_t i, *n = grow_to(s->chain_buf, &s->chain_cap, smp->nr_callchain, sizeof(*n));
 
-	if (smp->nr_callchain > s->chain_cap) {
-		n = realloc(s->chain_buf, smp->nr_callchain * sizeof(*n));
-		if (!n)
-			return SREP_E_NOMEM;
-		s->chain_buf = n;
-		s->chain_cap = smp->nr_callchain;
-	}
+	if (!n)
+		return SREP_E_NOMEM;
+	s->chain_buf = n;
 	for (i = 0; i < smp->nr_callchain; i++)
 		s->chain_buf[i] = srep_get64(smp->callchain + 8 * i, s->swap);
 	ev->callchain = s->chain_buf;
@@ -404,16 +401,12 @@ static int copy_callchain(struct srep_session *s, struct srep_event *ev, const s
 /* from and to of each entry (the flags word after them is a bitfield: not decoded) */
 static int copy_branches(struct srep_session *s, struct srep_event *ev, const struct sample *smp)
 {
-	struct srep_branch *n;
+	struct srep_branch *n = grow_to(s->branch_buf, &s->branch_cap, smp->nr_branches, sizeof(*n));
 	uint64_t i;
 
-	if (smp->nr_branches > s->branch_cap) {
-		n = realloc(s->branch_buf, smp->nr_branches * sizeof(*n));
-		if (!n)
-			return SREP_E_NOMEM;
-		s->branch_buf = n;
-		s->branch_cap = smp->nr_branches;
-	}
+	if (!n)
+		return SREP_E_NOMEM;
+	s->branch_buf = n;
 	for (i = 0; i < smp->nr_branches; i++) {
 		const uint8_t *p = smp->branches + i * smp->branch_each;
 

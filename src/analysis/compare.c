@@ -14,7 +14,7 @@
 
 #include <schedrep/schedrep.h>
 
-#define NR_TASK_DIFFS 11
+#define NR_TASK_DIFFS 12
 #define NR_WORKLOAD_DIFFS 5
 #define NR_CPU_FIXED 3
 
@@ -86,6 +86,7 @@ static void task_diffs(struct srep_diff *d, const struct srep_task_metrics *a, d
 	NS("sleep_d", sleep_d_ns);
 	COUNT("migrations", migrations);
 	srep_diff__set(d++, "lifetime", SREP_UNIT_NS, lifetime(a) * sa, lifetime(b) * sb);
+	NS("wait_total", wait_total_ns);	/* last: the HTML report indexes the others */
 #undef NS
 #undef COUNT
 }

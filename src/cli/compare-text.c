@@ -103,7 +103,7 @@ static const char *display_name(const char *metric)
 		{ "cpu_time", "cpu time" }, { "switches_voluntary", "vol switches" },
 		{ "switches_involuntary", "invol switches" }, { "wait_mean", "wait mean" },
 		{ "wait_p50", "wait p50" }, { "wait_p95", "wait p95" }, { "wait_max", "wait max" },
-		{ "sleep_s", "sleep S" }, { "sleep_d", "sleep D" },
+		{ "sleep_s", "sleep S" }, { "sleep_d", "sleep D" }, { "wait_total", "wait total" },
 	};
 	size_t i;
 

@@ -124,7 +124,7 @@ START_TEST(scaling_and_rows)
 	cb = (struct srep_compare_side){ b.s, b.m, NULL, 1 };
 	ck_assert_int_eq(srep_compare__new(&c, &ca, &cb, SREP_MATCH_AUTO, &err), 0);
 	d = srep_compare__pair(c, 0, &n);
-	ck_assert_uint_eq(n, 11);
+	ck_assert_uint_eq(n, 12);
 	ck_assert_str_eq(d[0].metric, "cpu_time");
 	ck_assert_double_eq(d[0].a, 1000 * US);
 	ck_assert_double_eq(d[0].b, 3000 * US);

@@ -23,7 +23,7 @@ sig=$(jq -r '[.workload | to_entries[] | select(.value.significant) | "workload 
 want="cpu0 busy,cpu0 freq_1200000khz,cpu0 freq_1800000khz,cpu0 idle,cpu0 utilisation,\
 cpu1 busy,cpu1 utilisation,worker 101 cpu_time,worker 101 lifetime,worker 101 sleep_s,\
 worker 102 lifetime,worker 102 wait_max,worker 102 wait_mean,worker 102 wait_p50,\
-worker 102 wait_p95,workload cpu_time,workload makespan,"
+worker 102 wait_p95,worker 102 wait_total,workload cpu_time,workload makespan,"
 [ "$sig" = "$want" ] || fail "significant differences: $sig"
 [ "$(jq -r '.matched[] | select(.a[0].tid == 102) | .metrics.wait_max | "\(.a) \(.b)"' \
 	"$TMP/pair.json")" = "100000 300000" ] || fail "worker 2's wait"

@@ -9,7 +9,10 @@
 #    on another CPU); per thread, the summed durations equal
 #    schedrep's running time (compare --json) to the nanosecond;
 #  - thread_state: per thread, S (with I) and D time within 1 us of
-#    schedrep's sleep_s and sleep_d;
+#    schedrep's sleep_s and sleep_d, and R (with R+) within 1 us of its
+#    wait_total (Perfetto starts a new task's Runnable at its creation,
+#    schedrep at sched_wakeup_new: that gap is added); every Runnable's
+#    start and waker are a wakeup (or fork) schedrep reports, waker and all;
 #  - thread and process: tid, tgid, name (the last comm) and parent process
 #    as in schedrep's task table (the lossless JSON's first line);
 #  - stats: no error or data_loss rows, except the data loss of CPUs whose
@@ -34,9 +37,18 @@ schedrep_side() {
 	"$SREP_BIN" info --json "$1" >"$TMP/info.json"
 	"$SREP_BIN" compare -q --match pid --json "$1" "$1" >"$TMP/cmp.json"
 	jq -r '.matched[] | select((.a | length) == 1) |
-		[.a[0].tid, .metrics.cpu_time.a, .metrics.sleep_s.a, .metrics.sleep_d.a] | @tsv' \
-		"$TMP/cmp.json" | sort -k1,1 >"$TMP/srep-times"
+		[.a[0].tid, .metrics.cpu_time.a, .metrics.sleep_s.a, .metrics.sleep_d.a,
+		 .metrics.wait_total.a] | @tsv' "$TMP/cmp.json" | sort -k1,1 >"$TMP/srep-times"
 	"$SREP_BIN" convert -q -f json "$1" -o "$TMP/t.schedrep.json"
+	# "TIME WAKEE WAKER" of every wakeup and fork; per new task, fork to wakeup_new
+	tail -n +2 "$TMP/t.schedrep.json" | jq -r '(select(.k == "wakeup") | "\(.t) \(.u.tid) \(.tid)"),
+		(select(.k == "fork") | "\(.t) \(.u.child_tid) \(.u.parent_tid)")' |
+		LC_ALL=C sort -u >"$TMP/srep-wakers"
+	tail -n +2 "$TMP/t.schedrep.json" | jq -r '(select(.k == "fork") | "\(.u.child_tid) F \(.t)"),
+		(select(.k == "wakeup" and .u.type == "new") | "\(.u.tid) W \(.t)")' |
+		awk '$2 == "F" && !($1 in f) { f[$1] = $3 } $2 == "W" && !($1 in w) { w[$1] = $3 }
+		     END { for (t in w) if (t in f && w[t] >= f[t]) print t "\t" w[t] - f[t] }' |
+		sort -k1,1 >"$TMP/srep-newgap"
 	# tids the table holds once (a reused tid is two tasks; Perfetto's table is per utid)
 	head -1 "$TMP/t.schedrep.json" | jq -r '.tasks[] | select(.tid > 0) |
 		[.tid, .pid, (.comms[-1][1] // ""), .ppid] | @tsv' | sort -k1,1 >"$TMP/srep-tasks"
@@ -60,6 +72,11 @@ select t.tid, p.pid, t.name, pp.pid from thread t left join process p using(upid
   left join process pp on p.parent_upid = pp.upid where t.tid != 0;
 select name, idx, severity, value from stats
   where severity in ('error', 'data_loss') and value > 0;
+select t.tid, sum(case when s.dur > 0 then s.dur else 0 end)
+  from thread_state s join thread t using(utid) where s.state in ('R', 'R+') and t.tid != 0
+  group by t.tid;
+select s.ts, t.tid, w.tid from thread_state s join thread t using(utid)
+  join thread w on s.waker_utid = w.utid where s.state in ('R', 'R+');
 select 'end'" >"$TMP/tp.csv" 2>"$TMP/tp.err" || { cat "$TMP/tp.err" >&2; fail "$name: trace processor"; }
 
 	rows=$(block 1)
@@ -103,10 +120,34 @@ select 'end'" >"$TMP/tp.csv" 2>"$TMP/tp.err" || { cat "$TMP/tp.err" >&2; fail "$
 			END { exit bad > 0 }' "$TMP/reused" - >"$TMP/bad" ||
 		fail "$name: $(wc -l <"$TMP/bad") tasks differ (pid/name/ppid): $(head -3 "$TMP/bad")"
 
+	# Runnable: schedrep's wait_total plus the new task's fork-to-wakeup_new
+	# gap, where wakeups are traced (from SWITCH records alone schedrep knows
+	# no wakeup, and Perfetto's Runnable is then creation and preemption)
+	if [ "$(jq '[.events | to_entries[] | select(.key | test("sched_wak")) | .value] | add // 0' \
+		"$TMP/info.json")" -gt 0 ]; then
+		block 6 | sort -k1,1 >"$TMP/tp-runnable"
+		join -t "$(printf '\t')" -a1 -e0 -o 0,1.5,2.2 "$TMP/srep-times" "$TMP/srep-newgap" |
+			join -t "$(printf '\t')" -a1 -e0 -o 0,1.2,1.3,2.2 - "$TMP/tp-runnable" |
+			awk -F '\t' 'function abs(x) { return x < 0 ? -x : x }
+				abs($2 + $3 - $4) > 1000 { print "tid " $1 ": wait " $2 " + new " $3 " vs R " $4; bad++ }
+				END { exit bad > 0 }' >"$TMP/bad" ||
+			fail "$name: Runnable time differs for $(wc -l <"$TMP/bad") tasks: $(head -3 "$TMP/bad")"
+		runnable="Runnable matches"
+	else
+		runnable="no wakeups traced"
+	fi
+	# (a wakeup whose sample names no current task, tid -1, may have any waker)
+	block 7 | tr '\t' ' ' | LC_ALL=C sort -u | LC_ALL=C comm -13 "$TMP/srep-wakers" - |
+		awk 'NR == FNR { if ($3 == -1) unknown[$1 " " $2] = 1; next }
+		     !(($1 " " $2) in unknown)' "$TMP/srep-wakers" - >"$TMP/bad"
+	[ ! -s "$TMP/bad" ] ||
+		fail "$name: $(wc -l <"$TMP/bad") Runnable starts that are no wakeup of schedrep's: $(head -3 "$TMP/bad")"
+
 	lost=$(jq '.lost.lost_events' "$TMP/info.json")
 	block 5 | awk -F '\t' -v lost="$lost" '!(lost > 0 && $1 == "ftrace_cpu_has_data_loss")' >"$TMP/bad"
 	[ ! -s "$TMP/bad" ] || fail "$name: import errors: $(head -3 "$TMP/bad")"
-	echo "$name: $rows sched rows ($switches switches, $gaps gaps), $(wc -l <"$TMP/srep-times") tasks match"
+	echo "$name: $rows sched rows ($switches switches, $gaps gaps), $(wc -l <"$TMP/srep-times") tasks match;" \
+		"$runnable; $(block 7 | wc -l) Runnable starts with their waker"
 }
 
 # the Chrome JSON: no import errors, every flow bound

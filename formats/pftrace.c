@@ -20,6 +20,9 @@
  * switch-out record cannot tell, S or D, is written S (the reader's rule).
  * Records without the CPU (per-task recording without CPU in sample_id)
  * belong on no CPU track and are left out.
+ *
+ * Events with a callchain (-g) also become callstack samples, their frames
+ * resolved with the symbol options (pftrace-stacks.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -389,6 +392,8 @@ static int pft_event(void *state, const struct srep_event *ev, struct srep_error
 		p->nomem = true;	/* made here: the writers below may take it as there */
 	else
 		on_event(p, ev, cpu);
+	if (ev->nr_callchain && p->ctx->symbols)
+		pft_stack_sample(p, ev, cpu);
 	tl_event(&p->tl, ev);
 	if (pft_nomem(p) || p->tl.nomem)
 		return srep_error__set(err, SREP_E_NOMEM, "no memory for the trace packets");
@@ -605,6 +610,7 @@ static void pft_destroy(void *state)
 	emit_free(&p->out);
 	pbw_free(&p->pkt);
 	pft_free_cpus(p);
+	pft_stacks_free(p->stacks);
 	tl_free(&p->tl);
 	free(p);
 }
@@ -613,6 +619,7 @@ const struct srep_exporter srep_exporter_pftrace = {
 	.name = "pftrace",
 	.suffix = ".pftrace",
 	.summary = "Perfetto's protobuf trace: CPU tracks, thread states, SQL tables",
+	.flags = SREP_EXPORT_SYMBOLS,
 	.begin = pft_begin,
 	.event = pft_event,
 	.end = pft_end,

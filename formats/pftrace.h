@@ -19,8 +19,11 @@ enum {
 	/* TracePacket */
 	PF_PKT_FTRACE_EVENTS = 1, PF_PKT_PROCESS_TREE = 2, PF_PKT_CLOCK_SNAPSHOT = 6,
 	PF_PKT_TIMESTAMP = 8, PF_PKT_SEQ_ID = 10, PF_PKT_SEQ_FLAGS = 13,
-	PF_PKT_FTRACE_STATS = 34, PF_PKT_SYSTEM_INFO = 45,
-	PF_PKT_FIRST_ON_SEQ = 87,
+	PF_PKT_INTERNED_DATA = 12, PF_PKT_FTRACE_STATS = 34, PF_PKT_SYSTEM_INFO = 45,
+	PF_PKT_PERF_SAMPLE = 66, PF_PKT_FIRST_ON_SEQ = 87,
+	/* InternedData */
+	PF_ID_FUNCTION_NAMES = 5, PF_ID_FRAMES = 6, PF_ID_CALLSTACKS = 7,
+	PF_ID_MAPPING_PATHS = 17, PF_ID_MAPPINGS = 19,
 	/* FtraceEventBundle */
 	PF_BUNDLE_CPU = 1, PF_BUNDLE_EVENT = 2, PF_BUNDLE_LOST = 3, PF_BUNDLE_COMPACT = 4,
 	/* FtraceEventBundle.CompactSched */
@@ -96,6 +99,7 @@ struct pft {
 	uint64_t first_time, last_time;
 	bool first_packet_done;
 	bool nomem;
+	struct pft_stacks *stacks;	/* callstack interning (pftrace-stacks.c), made at first use */
 };
 
 /* ---- pftrace-cpu.c: the per-CPU bundles ---- */
@@ -115,6 +119,12 @@ void pft_event_end(struct pft *p, int32_t cpu, size_t inner, size_t outer);
 /* write what is held and @cpu's bundle out: at the end */
 void pft_finish_cpu(struct pft *p, size_t cpu);
 void pft_free_cpus(struct pft *p);
+
+/* ---- pftrace-stacks.c: callchains as Perfetto callstack samples ---- */
+struct pft_stacks;
+/* a PerfSample packet with the event's resolved callchain (ctx->symbols set) */
+void pft_stack_sample(struct pft *p, const struct srep_event *ev, int32_t cpu);
+void pft_stacks_free(struct pft_stacks *s);	/* NULL is fine */
 
 /* ---- pftrace.c: packets ---- */
 /* a new packet in p->pkt, on our one sequence */

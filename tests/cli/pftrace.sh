@@ -18,6 +18,8 @@
 #  - stats: no error or data_loss rows, except the data loss of CPUs whose
 #    LOST records the trace holds.
 # The Chrome JSON of each trace loads without errors and keeps every flow.
+# The callchains of the corpus's -g recordings are callstack samples whose
+# frames are the ones 'schedrep callchains' names.
 . "$(dirname "$0")/lib.sh"
 set -e
 
@@ -161,6 +163,37 @@ select name from stats where severity in ('error', 'data_loss') and value > 0" \
 	[ -z "$(block 2)" ] || fail "$(basename "$1"): JSON import errors: $(block 2)"
 }
 
+# callstacks: the recorded callchains as perf_sample rows whose frames, leaf
+# to root, are the names 'schedrep callchains' prints for the same events
+check_stacks() {
+	dir=$1 arch=$(basename "$1")
+	xz -dc "$dir/kallsyms.xz" >"$TMP/kallsyms"
+	"$SREP_BIN" convert -q -f pftrace --kallsyms "$TMP/kallsyms" --symfs "$dir" \
+		-o "$TMP/cc.pftrace" "$dir/sched-callchain.data"
+	"$SREP_BIN" callchains -q --kallsyms "$TMP/kallsyms" --symfs "$dir" "$dir/sched-callchain.data" |
+		awk '/^\t/ { sub(/^\t */, ""); sub(/^[0-9a-f]+ /, ""); sub(/ \([^(]*\)$/, "")
+			      sub(/\+0x[0-9a-f]+$/, ""); stack = stack (stack == "" ? "" : ";") $0; next }
+		     stack != "" { print stack; stack = "" }
+		     END { if (stack != "") print stack }' | LC_ALL=C sort >"$TMP/srep-stacks"
+	"$TP" query "$TMP/cc.pftrace" "
+with recursive up(sample, callsite, n) as (
+  select id, callsite_id, 0 from perf_sample
+  union all
+  select up.sample, c.parent_id, up.n + 1 from up join stack_profile_callsite c on c.id = up.callsite
+  where c.parent_id is not null)
+select group_concat(name, ';') from (select up.sample, f.name from up
+  join stack_profile_callsite c on c.id = up.callsite join stack_profile_frame f on f.id = c.frame_id
+  order by up.sample, up.n) group by sample;
+select name from stats where severity in ('error', 'data_loss') and value > 0" \
+		>"$TMP/tp.csv" 2>"$TMP/tp.err" || { cat "$TMP/tp.err" >&2; fail "$arch: trace processor on stacks"; }
+	block 1 | LC_ALL=C sort >"$TMP/tp-stacks"
+	[ -s "$TMP/srep-stacks" ] || fail "$arch: no callchains to compare"
+	cmp -s "$TMP/srep-stacks" "$TMP/tp-stacks" ||
+		fail "$arch: Perfetto's stacks differ from schedrep's: $(diff "$TMP/srep-stacks" "$TMP/tp-stacks" | head -4)"
+	[ -z "$(block 2)" ] || fail "$arch: import errors with stacks: $(block 2)"
+	echo "$arch: $(wc -l <"$TMP/tp-stacks") callstack samples, frames as schedrep names them"
+}
+
 n=0
 for f in "$DATA"/sample-*.data "$CORPUS_ROOT"/emulated/*.data; do
 	[ -f "$f" ] || continue
@@ -168,6 +201,11 @@ for f in "$DATA"/sample-*.data "$CORPUS_ROOT"/emulated/*.data; do
 	check_pftrace "$f"
 	check_json "$f"
 	n=$((n + 1))
+done
+for d in "$CORPUS_ROOT"/callchains/*/; do
+	[ -f "$d/sched-callchain.data" ] && [ -f "$d/kallsyms.xz" ] || continue
+	command -v xz >/dev/null || { part_skipped "xz missing: callstacks not checked"; break; }
+	check_stacks "${d%/}"
 done
 [ -d "$CORPUS_ROOT/emulated" ] || part_skipped "no corpus at $CORPUS_ROOT: only tests/data traces checked"
 [ "$n" -gt 0 ] || fail "no trace checked"

@@ -227,6 +227,8 @@ void pft_stack_sample(struct pft *p, const struct srep_event *ev, int32_t cpu)
 	n = srep_symbolizer__callchain(p->ctx->symbols, ev, s->buf, s->cap);
 	if (!n)
 		return;
+	if (n > STACK_SLOTS / 8)	/* a stack fits a cleared table: keep its innermost */
+		n = STACK_SLOTS / 8;
 	if (s->used + 4 * n + 1 > STACK_SLOTS / 2)	/* each frame makes at most four */
 		clear_tables(s);
 	pbw_reset(&s->data);

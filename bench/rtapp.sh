@@ -31,7 +31,9 @@
 # The CPU error of a task is |replayed - recorded| / recorded; the table
 # shows its median and 95th percentile over the tasks, and the wakeups
 # among the replayed threads against the original's. rt-app's start
-# barrier adds up to one wakeup per task (its broadcast); they are counted.
+# barrier adds one to three wakeups per task (its broadcast, then its
+# mutex), and a waker that reaches a wakeup before its wakee waits for it
+# (docs/rtapp.md: the handshake), a wakeup the other way: both are counted.
 set -eu
 
 SCHEDREP=${SCHEDREP:-./build/schedrep}

@@ -7,31 +7,35 @@
  * --cpu-map the host CPUs its bursts map to; "loop": 1 (rt-app repeats a
  * task's events forever unless told); then one phase of events:
  *
- *   lock "wakeN"    for every wakeup N the task will post, then
+ *   lock "mN"       for every wakeup N the task will wait for, then
  *   barrier "start" (every task), and a sleep for its start time;
  *   RUN         "run": the burst in µs of rt-app's calibrated loop: an
  *               amount of work, so being preempted does not shorten it;
  *               consecutive bursts (split by a fork or a migration) are one
  *   SLEEP       "sleep": µs
- *   WAKE N      unlock "wakeN"
- *   WAIT N      lock "wakeN", unlock "wakeN": returns once the waker has
- *               unlocked it, at once if it already has
+ *   WAIT N      wait {ref "cN", mutex "mN"}, unlock "mN": releases mN
+ *               and sleeps on cN at once (pthread_cond_wait)
+ *   WAKE N      lock "mN", unlock "mN", signal "cN": the lock returns only
+ *               once the wakee sleeps on cN, so the signal always finds it
  *   SPAWN       nothing: the child starts after its own sleep
  *   EXIT        the end of the task's events
  *
- * Why mutexes: rt-app 1.0's resume is a condition broadcast without memory,
- * so a resume that comes before the suspend is lost and the suspended task
- * waits until the run is stopped (40 of 81 tasks of the x86_64 messaging
- * trace did); a barrier makes a waker that comes first wait for its wakee.
- * A mutex the waker holds from the start is a wakeup that can neither be
- * lost nor block the waker, as schedrep replay's futex flags. The barrier
- * "start" makes sure every task holds its mutexes before anyone asks for
- * one; for that the start time is a sleep after it, not rt-app's "delay"
- * (which comes before a task's first event). Every wakeup goes from an
- * earlier recorded event to a later one, so the locks cannot deadlock, and
- * with all events in one phase a run stopped by "duration" still ends:
- * rt-app goes on through the lock and unlock events of a task holding a
- * mutex.
+ * Why a handshake: the trace says the wakee slept when its waker woke it,
+ * and a wakeup the replay should show needs a sleeping wakee. rt-app 1.0's
+ * resume is a condition broadcast without memory (lost when it comes
+ * first, and the wakee then sleeps until the run is stopped); a mutex the
+ * waker held from the start (the first remedy) is never lost, but a wakee
+ * that runs late reaches it unlocked and does not sleep: on the x86_64
+ * messaging trace only 534 of the 931 recorded wakeups happened, 422 of
+ * 1290 on arm64. With the handshake 928 and 1248 did, waker to wakee. The
+ * price: a waker that comes first waits for its wakee (a wakeup the other
+ * way). The barrier "start" makes every wakee hold its mutexes before a
+ * waker asks for one; for that the start time is a sleep after it, not
+ * rt-app's "delay" (which comes before a task's first event). Every
+ * wakeup pairs an earlier recorded point of each task with later ones, in
+ * the recorded order, so the handshakes cannot deadlock; a run stopped by
+ * "duration" still ends: rt-app wakes every condition and goes on through
+ * the lock and unlock events of a task holding a mutex.
  *
  * Durations are whole µs. Per task the running sums of recorded CPU and of
  * recorded sleep are scaled and rounded, and each event gets the
@@ -89,12 +93,25 @@ static void event_us(struct writer *w, const char *kind, uint64_t us)
 	}
 }
 
-static void event_mutex(struct writer *w, const char *kind, uint32_t id)
+/* "KINDn": "mN" (the mutex of wakeup N) or "cN" (its condition) */
+static void event_resource(struct writer *w, const char *kind, const char *res, uint32_t id)
 {
 	event_key(w, kind);
-	emit_lit(w->e, "\"wake");
+	emit_char(w->e, '"');
+	emit_cstr(w->e, res);
 	emit_u64(w->e, id);
 	emit_char(w->e, '"');
+}
+
+/* "waitn": {"ref": "cN", "mutex": "mN"}: releases mN and sleeps, at once */
+static void event_wait(struct writer *w, uint32_t id)
+{
+	event_key(w, "wait");
+	emit_lit(w->e, "{ \"ref\": \"c");
+	emit_u64(w->e, id);
+	emit_lit(w->e, "\", \"mutex\": \"m");
+	emit_u64(w->e, id);
+	emit_lit(w->e, "\" }");
 }
 
 /* the µs to add so that 'written' reaches the scaled running sum */
@@ -127,12 +144,14 @@ static void write_action(struct writer *w, const struct rp_action *a)
 		return;
 	case RP_WAIT:
 		flush_run(w);
-		event_mutex(w, "lock", a->id);
-		event_mutex(w, "unlock", a->id);
+		event_wait(w, a->id);
+		event_resource(w, "unlock", "m", a->id);
 		return;
 	case RP_WAKE:
 		flush_run(w);
-		event_mutex(w, "unlock", a->id);
+		event_resource(w, "lock", "m", a->id);
+		event_resource(w, "unlock", "m", a->id);
+		event_resource(w, "signal", "c", a->id);
 		return;
 	default:	/* SPAWN: the child has its own start; EXIT: the events end */
 		return;
@@ -193,15 +212,15 @@ static void write_cpus(struct writer *w, const struct rp_task *t)
 		emit_char(w->e, ']');
 }
 
-/* every mutex of the task's wakeups, the common start, then its own start time */
+/* the mutex of every wakeup the task waits for, the common start, then its own start time */
 static void write_prelude(struct writer *w, const struct rp_task *t)
 {
 	size_t i;
 
 	emit_lit(w->e, "\t\t\t\t\"p0\": {\n\t\t\t\t\t\"loop\": 1");
 	for (i = 0; i < t->nr_actions; i++) {
-		if (t->actions[i].kind == RP_WAKE)
-			event_mutex(w, "lock", t->actions[i].id);
+		if (t->actions[i].kind == RP_WAIT)
+			event_resource(w, "lock", "m", t->actions[i].id);
 	}
 	event_key(w, "barrier");
 	emit_lit(w->e, "\"start\"");

@@ -4,35 +4,46 @@
 # emulated messaging trace (--only sched-messaging --children): the rt-app
 # file has the tasks of `replay --dry-run` (tid, comm), each task's "run"
 # events add up to its recorded CPU time (to the µs, from replay's JSON
-# report), and its wakeups are replay's: every "wakeN" mutex is taken at
-# the start by one task (the waker, which unlocks it once) and locked and
-# unlocked once by another (the wakee), the per-task counts equal the
-# dry run's wait and wake columns, and their total its paired wakeups.
+# report), and its wakeups are replay's: for every wakeup N one task (the
+# wakee) holds mutex "mN" from the start and waits on condition "cN" with
+# it, then unlocks it; one other task (the waker) locks and unlocks "mN"
+# then signals "cN"; the per-task counts equal the dry run's wait and wake
+# columns, every lock is balanced by an unlock, and the wakeups total its
+# paired wakeups.
 # Then the options' usage errors. Running rt-app is rtapp-corpus.sh.
 . "$(dirname "$0")/lib.sh"
 set -e
 command -v jq >/dev/null 2>&1 || { echo "SKIP: jq is not installed"; exit 77; }
 
-# per task of an rt-app file: "TID COMM RUN_US WAITS WAKES PRELOCKS"
+# per task of an rt-app file: "TID COMM RUN_US WAITS WAKES PRELOCKS BALANCED"
+# (BALANCED: 1 when the locks after the start are the wakes, and the
+# unlocks the waits plus the wakes)
 file_tasks() {
 	jq -r '.schedrep.tasks as $o | .tasks | to_entries[] | $o[.key] as $t |
 		[.value.phases.p0 | to_entries[] | select(.key != "loop")] as $ev |
 		($ev | map(.key | startswith("barrier")) | index(true)) as $b |
 		$ev[$b + 1:] as $post |
-		($post | map(select(.key | startswith("lock"))) | length) as $waits |
+		def n(k): $post | map(select(.key | startswith(k))) | length;
 		[$t.tid, $t.comm,
-		 ($post | map(select(.key | startswith("run")) | .value) | add // 0), $waits,
-		 ($post | map(select(.key | startswith("unlock"))) | length) - $waits, $b] |
+		 ($post | map(select(.key | startswith("run")) | .value) | add // 0),
+		 n("wait"), n("signal"), $b,
+		 (if n("lock") == n("signal") and n("unlock") == n("wait") + n("signal")
+		  then 1 else 0 end)] |
 		map(tostring) | join(" ")' "$1" | sort -n
 }
 
-# "ID waker|wakee TID" for every mutex of an rt-app file
+# "ID waker|wakee TID" for every wakeup of an rt-app file: the wakee holds
+# mN from the start and waits on cN with it, the waker signals cN
 file_edges() {
 	jq -r '.schedrep.tasks as $o | .tasks | to_entries[] | $o[.key].tid as $tid |
 		[.value.phases.p0 | to_entries[] | select(.key != "loop")] as $ev |
 		($ev | map(.key | startswith("barrier")) | index(true)) as $b |
-		($ev[:$b][] | "\(.value) waker \($tid)"),
-		($ev[$b + 1:][] | select(.key | startswith("lock")) | "\(.value) wakee \($tid)")' "$1"
+		($ev[:$b][] | "\(.value | ltrimstr("m")) held \($tid)"),
+		($ev[$b + 1:][] | select(.key | startswith("wait")) |
+		 select(.value.mutex == "m" + (.value.ref | ltrimstr("c"))) |
+		 "\(.value.ref | ltrimstr("c")) wakee \($tid)"),
+		($ev[$b + 1:][] | select(.key | startswith("signal")) |
+		 "\(.value | ltrimstr("c")) waker \($tid)")' "$1"
 }
 
 # round_trip TRACE [SELECTION...]
@@ -57,19 +68,21 @@ round_trip() {
 	bad=$(awk 'FILENAME == ARGV[1] {cpu[$1] = $2; waits[$1] = $3; next}
 		   FILENAME == ARGV[2] {w[$1] = $4; k[$1] = $5; next}
 		   {us = int(cpu[$1] / 1000 + 0.5)
-		    if ($3 != us || $4 != waits[$1] || $4 != w[$1] || $5 != k[$1] || $6 != $5)
+		    if ($3 != us || $4 != waits[$1] || $4 != w[$1] || $5 != k[$1] || $6 != $4 ||
+			$7 != 1)
 			print $1, "run", $3, "us vs", us, "waits", $4, waits[$1], w[$1],
-			      "wakes", $5, k[$1], "prelocks", $6}' \
+			      "wakes", $5, k[$1], "prelocks", $6, "balanced", $7}' \
 		"$TMP/report" "$TMP/plan" "$TMP/file")
 	[ -z "$bad" ] || fail "$trace: tasks differ from replay's plan: $bad"
 	file_edges "$TMP/w.json" | awk -v paired="$paired" '
 		{n[$1, $2]++; who[$1, $2] = $3; ids[$1] = 1}
 		END {	for (id in ids) {
-				if (n[id, "waker"] != 1 || n[id, "wakee"] != 1 ||
+				if (n[id, "waker"] != 1 || n[id, "wakee"] != 1 || n[id, "held"] != 1 ||
+				    who[id, "held"] != who[id, "wakee"] ||
 				    who[id, "waker"] == who[id, "wakee"]) { print "bad " id; exit 1 }
 				count++
 			}
-			if (count != paired) { print count " mutexes, " paired " paired wakeups"; exit 1 }
+			if (count != paired) { print count " wakeups, " paired " paired wakeups"; exit 1 }
 		}' >"$TMP/edges" || fail "$trace: wake edges: $(cat "$TMP/edges")"
 	echo "${trace##*/}: $(wc -l <"$TMP/file") tasks, $paired wakeups: as replay's plan"
 }

@@ -2,8 +2,8 @@
 /*
  * check_fmt_rtapp.c - the rt-app exporter on the replay fixtures, whose
  * plans check_replay_plan.c knows to the nanosecond: each task's events
- * (the mutexes of its wakeups, the start barrier, its start time, bursts,
- * sleeps, wakeups), the default selection (the same tasks as replay's),
+ * (the mutexes of the wakeups it waits for, the start barrier, its start
+ * time, bursts, sleeps, the handshakes of its wakeups), the default selection (the same tasks as replay's),
  * names made unique, the options (scale, priorities, CPU map, global
  * keys), totals exact to the µs however the bursts round, durations beyond
  * what rt-app's int holds. Running rt-app itself on the corpus is
@@ -72,6 +72,10 @@ static void check_events(const cJSON *root, const char *name, const char *const 
 			continue;
 		if (cJSON_IsString(ev))
 			snprintf(got, sizeof(got), "%s=%s", ev->string, ev->valuestring);
+		else if (cJSON_IsObject(ev))	/* wait: "waitN=REF/MUTEX" */
+			snprintf(got, sizeof(got), "%s=%s/%s", ev->string,
+				 cJSON_GetStringValue(cJSON_GetObjectItem(ev, "ref")),
+				 cJSON_GetStringValue(cJSON_GetObjectItem(ev, "mutex")));
 		else
 			snprintf(got, sizeof(got), "%s=%.0f", ev->string, ev->valuedouble);
 		ck_assert_msg(want[i], "%s: more events than expected: %s", name, got);
@@ -89,14 +93,15 @@ static const char *const server_client[] = { "server", "client", NULL };
  * and wakes it (wakeup 0), runs 1000 and sleeps 1500 (its waker is the
  * outsider, not selected), runs 2200; the server runs 2500 and exits.
  */
-START_TEST(wakeups_become_mutexes)
+START_TEST(wakeups_become_handshakes)
 {
 	const char *const server[] = {
-		"barrier0=start", "run1=2000", "lock2=wake0", "unlock3=wake0", "run4=2500", NULL,
+		"lock0=m0", "barrier1=start", "run2=2000", "wait3=c0/m0", "unlock4=m0", "run5=2500",
+		NULL,
 	};
 	const char *const client[] = {
-		"lock0=wake0", "barrier1=start", "sleep2=1000", "run3=2000", "unlock4=wake0",
-		"run5=1000", "sleep6=1500", "run7=2200", NULL,
+		"barrier0=start", "sleep1=1000", "run2=2000", "lock3=m0", "unlock4=m0", "signal5=c0",
+		"run6=1000", "sleep7=1500", "run8=2200", NULL,
 	};
 	struct fixture_opts o = { 0 };
 	struct fixture *fx = fixture_new(&o);
@@ -126,11 +131,11 @@ START_TEST(wakeups_become_mutexes)
 }
 END_TEST
 
-/* without --only, the tasks replay plans (the outsider too), each its own mutexes */
+/* without --only, the tasks replay plans (the outsider too), each its own handshakes */
 START_TEST(default_selection_is_replays)
 {
-	const char *const outsider[] = { "lock0=wake1", "barrier1=start", "sleep2=5000",
-					 "run3=500", "unlock4=wake1", "run5=500", NULL };
+	const char *const outsider[] = { "barrier0=start", "sleep1=5000", "run2=500", "lock3=m1",
+					 "unlock4=m1", "signal5=c1", "run6=500", NULL };
 	struct fixture_opts o = { 0 };
 	struct fixture *fx = fixture_new(&o), *fx2 = fixture_new(&o);
 	struct rp_plan *p;
@@ -157,8 +162,8 @@ END_TEST
 START_TEST(forks_and_shared_names)
 {
 	/* 1000 µs on CPU 0, preempted, 300 on CPU 1: one "run" */
-	const char *const child[] = { "lock0=wake0", "barrier1=start", "sleep2=1000",
-				      "run3=1300", "unlock4=wake0", "run5=500", NULL };
+	const char *const child[] = { "barrier0=start", "sleep1=1000", "run2=1300", "lock3=m0",
+				      "unlock4=m0", "signal5=c0", "run6=500", NULL };
 	const char *const second[] = { "barrier0=start", "sleep1=5000", "run2=400", NULL };
 	struct fixture_opts o = { 0 };
 	struct fixture *fx = fixture_new(&o);
@@ -177,7 +182,8 @@ END_TEST
 START_TEST(options)
 {
 	const char *const server[] = {
-		"barrier0=start", "run1=1000", "lock2=wake0", "unlock3=wake0", "run4=1250", NULL,
+		"lock0=m0", "barrier1=start", "run2=1000", "wait3=c0/m0", "unlock4=m0", "run5=1250",
+		NULL,
 	};
 	struct fixture_opts o = { 0 };
 	struct fixture *fx = fixture_new(&o);
@@ -268,8 +274,8 @@ END_TEST
 /* rt-app reads an int: a 2200 s burst is two events (then 20 s until ping blocks) */
 START_TEST(long_bursts_are_split)
 {
-	const char *const ping[] = { "lock0=wake0", "barrier1=start", "run2=2147483647",
-				     "run3=52516353", "unlock4=wake0", "run5=20000000", NULL };
+	const char *const ping[] = { "barrier0=start", "run1=2147483647", "run2=52516353",
+				     "lock3=m0", "unlock4=m0", "signal5=c0", "run6=20000000", NULL };
 	struct fixture_opts o = { 0 };
 	struct fixture *fx = fixture_new(&o);
 	cJSON *root;
@@ -332,7 +338,7 @@ int main(void)
 	Suite *s = suite_create("fmt_rtapp");
 	TCase *tc = tcase_create("fixtures");
 
-	tcase_add_test(tc, wakeups_become_mutexes);
+	tcase_add_test(tc, wakeups_become_handshakes);
 	tcase_add_test(tc, default_selection_is_replays);
 	tcase_add_test(tc, forks_and_shared_names);
 	tcase_add_test(tc, options);

@@ -428,6 +428,47 @@ static void system_info(struct pft *p)
 	pft_packet_end(p);
 }
 
+/*
+ * perf's recording command line (the CMDLINE feature). TraceConfig has no
+ * field for a producer's command line; the free-form string of a data
+ * source's config (DataSourceConfig.legacy_config) carries it, under a data
+ * source named "perf record": trace processor shows the config as text in
+ * its metadata table (trace_config_pbtxt). Pipe-mode files tell it in a
+ * record of the stream: then it is written at the end.
+ */
+static void recording_cmdline(struct pft *p)
+{
+	const struct srep_meta *m = srep_session__meta(p->ctx->session);
+	struct pbw *w = &p->pkt, line = { 0 };
+	size_t cfg, ds, dsc;
+	int i;
+
+	if (p->cmdline_done || !m->cmdline || m->nr_cmdline <= 0)
+		return;
+	p->cmdline_done = true;
+	for (i = 0; i < m->nr_cmdline; i++) {
+		if (!m->cmdline[i])
+			continue;
+		if (line.len)
+			pbw_raw(&line, " ", 1);
+		pbw_raw(&line, m->cmdline[i], strlen(m->cmdline[i]));
+	}
+	pft_packet_begin(p, 0);
+	cfg = pbw_begin(w, PF_PKT_TRACE_CONFIG);
+	ds = pbw_begin(w, 2);		/* data_sources */
+	dsc = pbw_begin(w, 1);		/* config */
+	pbw_str(w, 1, "perf record", SIZE_MAX);
+	pbw_bytes(w, 1000, line.buf, line.len);	/* legacy_config */
+	pbw_end(w, dsc);
+	pbw_end(w, ds);
+	pbw_end(w, cfg);
+	if (line.nomem)
+		p->nomem = true;
+	else
+		pft_packet_end(p);
+	pbw_free(&line);
+}
+
 static void clock(struct pbw *w, uint32_t id, uint64_t ts)
 {
 	size_t body = pbw_begin(w, 1);
@@ -579,6 +620,7 @@ static int pft_begin(void **state, const struct srep_export_ctx *ctx, struct sre
 		p->kernel[1] = 4;
 	}
 	system_info(p);
+	recording_cmdline(p);
 	clock_snapshot(p);
 	if (pft_nomem(p))
 		return srep_error__set(err, SREP_E_NOMEM, "no memory for the trace packets");
@@ -592,6 +634,7 @@ static int pft_end(void *state, struct srep_error *err)
 
 	for (i = 0; i < p->nr_cpus; i++)
 		pft_finish_cpu(p, i);
+	recording_cmdline(p);
 	process_tree(p);
 	loss_stats(p);
 	if (pft_nomem(p))

@@ -19,8 +19,8 @@ enum {
 	/* TracePacket */
 	PF_PKT_FTRACE_EVENTS = 1, PF_PKT_PROCESS_TREE = 2, PF_PKT_CLOCK_SNAPSHOT = 6,
 	PF_PKT_TIMESTAMP = 8, PF_PKT_SEQ_ID = 10, PF_PKT_SEQ_FLAGS = 13,
-	PF_PKT_INTERNED_DATA = 12, PF_PKT_FTRACE_STATS = 34, PF_PKT_SYSTEM_INFO = 45,
-	PF_PKT_PERF_SAMPLE = 66, PF_PKT_FIRST_ON_SEQ = 87,
+	PF_PKT_INTERNED_DATA = 12, PF_PKT_TRACE_CONFIG = 33, PF_PKT_FTRACE_STATS = 34,
+	PF_PKT_SYSTEM_INFO = 45, PF_PKT_PERF_SAMPLE = 66, PF_PKT_FIRST_ON_SEQ = 87,
 	/* InternedData */
 	PF_ID_FUNCTION_NAMES = 5, PF_ID_FRAMES = 6, PF_ID_CALLSTACKS = 7,
 	PF_ID_MAPPING_PATHS = 17, PF_ID_MAPPINGS = 19,
@@ -98,6 +98,7 @@ struct pft {
 	int kernel[2];			/* major, minor: how prev_state is encoded */
 	uint64_t first_time, last_time;
 	bool first_packet_done;
+	bool cmdline_done;		/* perf's command line written */
 	bool nomem;
 	struct pft_stacks *stacks;	/* callstack interning (pftrace-stacks.c), made at first use */
 };

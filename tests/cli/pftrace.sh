@@ -15,6 +15,7 @@
 #    start and waker are a wakeup (or fork) schedrep reports, waker and all;
 #  - thread and process: tid, tgid, name (the last comm) and parent process
 #    as in schedrep's task table (the lossless JSON's first line);
+#  - metadata: trace_config_pbtxt holds perf's command line (info --json);
 #  - stats: no error or data_loss rows, except the data loss of CPUs whose
 #    LOST records the trace holds.
 # The Chrome JSON of each trace loads without errors and keeps every flow.
@@ -148,6 +149,12 @@ select 'end'" >"$TMP/tp.csv" 2>"$TMP/tp.err" || { cat "$TMP/tp.err" >&2; fail "$
 	lost=$(jq '.lost.lost_events' "$TMP/info.json")
 	block 5 | awk -F '\t' -v lost="$lost" '!(lost > 0 && $1 == "ftrace_cpu_has_data_loss")' >"$TMP/bad"
 	[ ! -s "$TMP/bad" ] || fail "$name: import errors: $(head -3 "$TMP/bad")"
+	# perf's command line, as trace processor shows the trace's config
+	want=$(jq -r '(.cmdline // []) | join(" ")' "$TMP/info.json")
+	"$TP" query "$TMP/t.pftrace" "select str_value from metadata where name = 'trace_config_pbtxt'" \
+		2>/dev/null | sed -n 's/^ *legacy_config: "\(.*\)"$/\1/p' >"$TMP/cmdline"
+	[ "$(cat "$TMP/cmdline")" = "$want" ] ||
+		fail "$name: command line '$(cat "$TMP/cmdline")' in Perfetto's metadata, '$want' in the trace"
 	echo "$name: $rows sched rows ($switches switches, $gaps gaps), $(wc -l <"$TMP/srep-times") tasks match;" \
 		"$runnable; $(block 7 | wc -l) Runnable starts with their waker"
 }

@@ -361,6 +361,8 @@ struct srep_task *task_find(const struct task_table *tt, int32_t tid);
 /* a new task for 'tid' even if one exists (tid reuse after exit) */
 struct srep_task *task_new(struct task_table *tt, int32_t tid);
 int task_set_comm(struct srep_task *t, const char *comm, uint64_t time);
+/* whether the task is named 'comm' now (SREP_COMM_MAX bytes readable at comm) */
+bool task_same_comm(const struct srep_task *t, const char comm[SREP_COMM_MAX]);
 void task_seen(struct srep_task *t, uint64_t time);
 
 /* field access behind srep_event.priv: the input format reads them */

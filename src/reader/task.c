@@ -136,8 +136,18 @@ int task_set_comm(struct srep_task *t, const char *comm, uint64_t time)
 	c = &t->comms[t->nr_comms++];
 	c->time = time;
 	snprintf(c->comm, sizeof(c->comm), "%s", comm);
-	memcpy(t->comm, c->comm, sizeof(t->comm));
+	/* zeros after the name: task_same_comm() compares whole words */
+	memset(t->comm, 0, sizeof(t->comm));
+	memcpy(t->comm, c->comm, strlen(c->comm));
 	return 0;
+}
+
+bool task_same_comm(const struct srep_task *t, const char comm[SREP_COMM_MAX])
+{
+	/* a kernel comm (16 bytes, zero-padded) equal to the task's: no string walk */
+	if (t->comm[15] == '\0' && memcmp(t->comm, comm, 16) == 0)
+		return true;
+	return strcmp(t->comm, comm) == 0;
 }
 
 void task_seen(struct srep_task *t, uint64_t time)

@@ -166,6 +166,40 @@ START_TEST(comm_history)
 }
 END_TEST
 
+/* the word compare of kernel comms agrees with a string compare, padding or not */
+START_TEST(same_comm)
+{
+	char ev[SREP_COMM_MAX], longer[SREP_COMM_MAX + 1];
+	struct task_table tt;
+	struct srep_task *t;
+
+	task_table_init(&tt);
+	t = task_get(&tt, 7);
+	task_set_comm(t, "sched-messaging", 1);
+	memset(ev, 0, sizeof(ev));
+	strcpy(ev, "sched-messaging");
+	ck_assert(task_same_comm(t, ev));
+	ev[15] = 'x';		/* 16 characters: not the same */
+	ck_assert(!task_same_comm(t, ev));
+	memset(ev, 0, sizeof(ev));
+	strcpy(ev, "sched");
+	memcpy(ev + 6, "junk", 4);	/* an old kernel's bytes after the NUL */
+	ck_assert(!task_same_comm(t, ev));
+	task_set_comm(t, "sched", 2);
+	ck_assert(task_same_comm(t, ev));
+	/* a name longer than a kernel comm (JSON input): no word compare */
+	memset(longer, 'a', SREP_COMM_MAX);
+	longer[SREP_COMM_MAX - 1] = '\0';
+	task_set_comm(t, longer, 3);
+	memcpy(ev, longer, 16);
+	memset(ev + 16, 0, SREP_COMM_MAX - 16);
+	ck_assert(!task_same_comm(t, ev));
+	memcpy(ev, longer, SREP_COMM_MAX);
+	ck_assert(task_same_comm(t, ev));
+	task_table_free(&tt);
+}
+END_TEST
+
 START_TEST(matches_comm)
 {
 	struct task_table tt;
@@ -304,6 +338,7 @@ int main(void)
 	tcase_add_test(tc, many_tids);
 	tcase_add_test(tc, reset);
 	tcase_add_test(tc, comm_history);
+	tcase_add_test(tc, same_comm);
 	tcase_add_test(tc, matches_comm);
 	tcase_add_test(tc, first_last_seen);
 	tcase_add_test(tc, tid_reuse_in_a_trace);

@@ -70,16 +70,33 @@ tid_comms() {
 	END { for (p in comm) print p, comm[p] }' | sort -n
 }
 
-# wakeups among a set of tasks: sched_waking events (what perf sched record
-# records when the kernel has them, else sched_wakeup) whose waker (the
-# task running when it was issued) and wakee are both in TIDS (a file, one
-# tid per line). The kernel records no wakeup of a task that is not asleep.
-wakeups_between() {
+# the wakeups among a set of tasks, "WAKER WAKEE" each: sched_waking events
+# (what perf sched record records when the kernel has them, else
+# sched_wakeup) whose waker (the task running when it was issued) and wakee
+# are both in TIDS (a file, one tid per line). The kernel records no wakeup
+# of a task that is not asleep.
+wake_pairs() {
 	"$PERF" script -F tid,event,trace -i "$1" 2>/dev/null | awk '
 	FILENAME == ARGV[1] {in_set[$1] = 1; next}
 	/sched:sched_wak(ing|eup):/ {
 		match($0, / pid=[0-9]+/); p = substr($0, RSTART + 5, RLENGTH - 5)
-		if (($1 in in_set) && (p in in_set)) n++
-	}
-	END { print n + 0 }' "$2" -
+		if (($1 in in_set) && (p in in_set)) print $1, p
+	}' "$2" -
+}
+
+# a run's wakeups against the recording's, pair by pair: MAP (recorded tid,
+# run tid), the recording's and the run's wake_pairs; prints "FORWARD
+# REVERSE EXTRA UNRELATED": a recorded waker->wakee pair reproduced (up to
+# its recorded count), the other way round (a waker that came first and
+# waited for its wakee), a recorded pair more often than recorded, and
+# pairs with no recorded wakeup either way (the player's own start)
+wake_classes() {
+	awk 'FILENAME == ARGV[1] {orig[$2] = $1; next}
+	     FILENAME == ARGV[2] {left[$1 " " $2]++; seen[$1 " " $2] = 1; next}
+	     { w = orig[$1]; p = orig[$2]
+	       if (left[w " " p] > 0) { left[w " " p]--; fwd++ }
+	       else if ((p " " w) in seen) rev++
+	       else if ((w " " p) in seen) extra++
+	       else unrel++ }
+	     END { printf "%d %d %d %d\n", fwd, rev, extra, unrel }' "$1" "$2" "$3"
 }

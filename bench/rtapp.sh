@@ -68,13 +68,21 @@ report_map() {
 }
 
 # the figures of one run: MAP (orig tid, run tid), the run's perf.data; prints
-# "MEDIAN% P95% WAKEUPS MATCHED"
+# "MEDIAN% P95% WAKEUPS MATCHED FORWARD REVERSE EXTRA UNRELATED"
 run_figures() {
 	cpu_per_tid "$2" >"$TMP/run.cpu"
 	errors "$TMP/tids" "$1" "$TMP/orig" "$TMP/run.cpu" 1 >"$TMP/run.err"
 	cut -d' ' -f2 "$1" >"$TMP/run.tids"
-	printf '%s %s %s\n' "$(stats "$TMP/run.err")" "$(wakeups_between "$2" "$TMP/run.tids")" \
-		"$(wc -l <"$1")"
+	wake_pairs "$2" "$TMP/run.tids" >"$TMP/run.pairs"
+	printf '%s %s %s %s\n' "$(stats "$TMP/run.err")" "$(wc -l <"$TMP/run.pairs")" \
+		"$(wc -l <"$1")" "$(wake_classes "$1" "$TMP/orig.pairs" "$TMP/run.pairs")"
+}
+
+# one row: NAME TASKS ORIG_WAKEUPS PLAYER, then run_figures' fields
+row() {
+	printf "%-20s %5s %7s %6s  %5s%% %5s%% %7s %6s  %5s %5s %5s %5s\n" "$1" "$2" "$3" "$4" \
+		"$5" "$6" "$7" "$(ratio "$7" "$3")" "$9" "${10}" "${11}" "${12}"
+	[ "$8" = "$2" ] || echo "  ($8 of $2 threads matched to their task)"
 }
 
 # run_rtapp TRACE CALIB: the file at CALIB ns per loop, run by rt-app under
@@ -101,9 +109,10 @@ ratio() {
 }
 
 echo "machine: $(nproc) CPUs; load before: $(uptime | sed 's/.*load average: //')"
-printf "\n%-20s %5s %7s %6s  %-27s\n" "" "" "" "" "CPU error          wakeups"
-printf "%-20s %5s %7s %6s  %6s %6s %7s %6s\n" "trace" "tasks" "wakeups" "run" \
-	"median" "p95" "among" "ratio"
+printf "\n%-20s %5s %7s %6s  %-27s  %s\n" "" "" "" "" "CPU error          wakeups" \
+	"wakeups by recorded pair"
+printf "%-20s %5s %7s %6s  %6s %6s %7s %6s  %5s %5s %5s %5s\n" "trace" "tasks" "wakeups" "run" \
+	"median" "p95" "among" "ratio" "fwd" "rev" "extra" "unrel"
 for trace in "$@"; do
 	name=$(basename "$trace" .data)
 	run_rtapp "$trace" "$CALIB"
@@ -111,27 +120,26 @@ for trace in "$@"; do
 	jq -r '.schedrep.tasks[].tid' "$TMP/w.json" | sort -n >"$TMP/tids"
 	tasks=$(wc -l <"$TMP/tids")
 	cpu_per_tid "$trace" >"$TMP/orig"
-	orig_wakeups=$(wakeups_between "$trace" "$TMP/tids")
+	wake_pairs "$trace" "$TMP/tids" >"$TMP/orig.pairs"
+	orig_wakeups=$(wc -l <"$TMP/orig.pairs")
 	calib=$(calibrated "$CALIB")
 	i=1
 	while [ "$i" -le "$RUNS" ]; do
 		run_rtapp "$trace" "$calib"
-		set -- $(run_figures "$TMP/rt.map" "$TMP/rt.data")
-		printf "%-20s %5s %7s %6s  %5s%% %5s%% %7s %6s\n" "$name" "$tasks" "$orig_wakeups" \
-			"rt-app" "$1" "$2" "$3" "$(ratio "$3" "$orig_wakeups")"
-		[ "$4" = "$tasks" ] || echo "  ($4 of $tasks rt-app threads matched to their task)"
+		row "$name" "$tasks" "$orig_wakeups" rt-app $(run_figures "$TMP/rt.map" "$TMP/rt.data")
 		i=$((i + 1))
 	done
 	"$PERF" sched record -q -o "$TMP/sr.data" -- \
 		"$SCHEDREP" replay -q --only "$ONLY" --report "$TMP/sr.json" "$trace" >/dev/null 2>"$TMP/sr.err"
 	report_map "$TMP/sr.json" >"$TMP/sr.map"
-	set -- $(run_figures "$TMP/sr.map" "$TMP/sr.data")
-	printf "%-20s %5s %7s %6s  %5s%% %5s%% %7s %6s\n" "$name" "$tasks" "$orig_wakeups" \
-		"replay" "$1" "$2" "$3" "$(ratio "$3" "$orig_wakeups")"
+	row "$name" "$tasks" "$orig_wakeups" replay $(run_figures "$TMP/sr.map" "$TMP/sr.data")
 	echo "  (rt-app at $calib ns per loop: $CALIB, corrected by a first run's CPU time)"
 done
 echo
 echo "CPU error: per-task |run - recorded| / recorded; wakeups among: between the"
 echo "replayed threads (the original's among its tasks); ratio: run / original."
+echo "By recorded pair (bench/fidelity.sh wake_classes): fwd = a recorded waker->wakee"
+echo "wakeup reproduced, rev = the other way (a waker that came first), extra = a"
+echo "recorded pair more often than recorded, unrel = no recorded wakeup either way."
 echo "Targets: median <= 5%, ratio within 0.9 .. 1.1"
 echo "load after: $(uptime | sed 's/.*load average: //')"

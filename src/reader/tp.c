@@ -85,6 +85,7 @@ struct tp_event {
 	struct tep_handle *tep;
 	enum tp_kind kind;
 	bool big_endian, swap;		/* of the tracing blob, hence of every payload */
+	uint32_t switch_end;		/* sched_switch of the usual layout: its end; 0 other */
 	struct tp_fld f[F_NR];
 	struct tp_gfield *fields;	/* common_* first, then the event's own, format order */
 	int nr_fields;
@@ -270,6 +271,33 @@ static int memo_new(struct tp_event *t)
 	return 0;
 }
 
+/*
+ * The layout every kernel since 2.6 gives sched_switch: fixed pids and
+ * priorities of 4 bytes, comms of 16, prev_state of 4 or 8. Found once
+ * per format, it lets the decoder check the payload's size once instead
+ * of per field: the end of the last of those fields, 0 when they differ.
+ */
+static uint32_t usual_switch_end(const struct tp_event *t)
+{
+	static const struct { enum fslot slot; uint32_t size; } usual[] = {
+		{ F_PREV_PID, 4 }, { F_NEXT_PID, 4 }, { F_PREV_PRIO, 4 }, { F_NEXT_PRIO, 4 },
+		{ F_PREV_COMM, 16 }, { F_NEXT_COMM, 16 }, { F_PREV_STATE, 0 },
+	};
+	uint32_t end = 0;
+	size_t i;
+
+	for (i = 0; i < sizeof(usual) / sizeof(usual[0]); i++) {
+		const struct tp_fld *f = &t->f[usual[i].slot];
+
+		if (f->flags & FL_DYN || (usual[i].size ? f->size != usual[i].size :
+					  f->size != 4 && f->size != 8))
+			return 0;
+		if (f->off + f->size > end)
+			end = f->off + f->size;
+	}
+	return end;
+}
+
 static struct tp_event *tp_event_new(struct tp_ctx *tp, struct tep_event *tev)
 {
 	struct tp_event *t = calloc(1, sizeof(*t));
@@ -285,6 +313,8 @@ static struct tp_event *tp_event_new(struct tp_ctx *tp, struct tep_event *tev)
 	/* tep_find_any_field: common_type/common_pid live among the common fields */
 	for (i = 0; i < F_NR; i++)
 		fld_from_tep(&t->f[i], tep_find_any_field(tev, fslot_name[i]));
+	if (t->kind == TP_SWITCH)
+		t->switch_end = usual_switch_end(t);
 	if (gfields_build(t) < 0 || (t->kind == TP_SWITCH && memo_new(t) < 0)) {
 		tp_event_free(t);
 		return NULL;
@@ -514,23 +544,46 @@ static void state_of(const struct tp_event *t, uint64_t v, char *letter, bool *p
 
 #define I32(slot, dflt) ((int32_t)fld_int(t, (slot), raw, n, (dflt)))
 
+/* the usual layout (usual_switch_end) in a payload long enough for it */
+static void decode_usual_switch(const struct tp_event *t, const uint8_t *raw,
+				struct srep_switch *sw, uint64_t *state)
+{
+	const struct tp_fld *f = t->f;
+
+	sw->prev_tid = (int32_t)srep_get32(raw + f[F_PREV_PID].off, t->swap);
+	sw->next_tid = (int32_t)srep_get32(raw + f[F_NEXT_PID].off, t->swap);
+	sw->prev_prio = (int32_t)srep_get32(raw + f[F_PREV_PRIO].off, t->swap);
+	sw->next_prio = (int32_t)srep_get32(raw + f[F_NEXT_PRIO].off, t->swap);
+	memcpy(sw->prev_comm, raw + f[F_PREV_COMM].off, 16);
+	sw->prev_comm[16] = 0;
+	memcpy(sw->next_comm, raw + f[F_NEXT_COMM].off, 16);
+	sw->next_comm[16] = 0;
+	*state = f[F_PREV_STATE].size == 8 ? srep_get64(raw + f[F_PREV_STATE].off, t->swap) :
+		 srep_get32(raw + f[F_PREV_STATE].off, t->swap);
+}
+
 static void decode_switch(const struct tp_event *t, const uint8_t *raw, uint32_t n,
 			  struct srep_event *out)
 {
 	struct srep_switch *sw = &out->u.sw;
 	uint64_t state;
-	bool preempt = false;
+	bool preempt = false, has_state = true;
 
 	/* the hottest decoder: every member is set below, so no memset */
 	sw->prev_pid = sw->next_pid = -1;	/* tgids: the caller's task table knows */
-	sw->prev_tid = I32(F_PREV_PID, -1);
-	sw->next_tid = I32(F_NEXT_PID, -1);
-	sw->prev_prio = I32(F_PREV_PRIO, INT32_MIN);
-	sw->next_prio = I32(F_NEXT_PRIO, INT32_MIN);
-	fld_comm(t, F_PREV_COMM, raw, n, sw->prev_comm);
-	fld_comm(t, F_NEXT_COMM, raw, n, sw->next_comm);
+	if (t->switch_end && n >= t->switch_end) {
+		decode_usual_switch(t, raw, sw, &state);
+	} else {
+		sw->prev_tid = I32(F_PREV_PID, -1);
+		sw->next_tid = I32(F_NEXT_PID, -1);
+		sw->prev_prio = I32(F_PREV_PRIO, INT32_MIN);
+		sw->next_prio = I32(F_NEXT_PRIO, INT32_MIN);
+		fld_comm(t, F_PREV_COMM, raw, n, sw->prev_comm);
+		fld_comm(t, F_NEXT_COMM, raw, n, sw->next_comm);
+		has_state = fld_uint(t, F_PREV_STATE, raw, n, &state);
+	}
 	sw->prev_state = '?';
-	if (fld_uint(t, F_PREV_STATE, raw, n, &state))
+	if (has_state)
 		state_of(t, state, &sw->prev_state, &preempt);
 	out->flags &= ~(uint32_t)SREP_EVF_PREEMPT;
 	if (preempt)

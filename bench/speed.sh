@@ -25,9 +25,10 @@ work_dir
 MEMWALK=$BENCH_DIR/memwalk
 cc -O2 -o "$MEMWALK" "$TOP/bench/memwalk.c"
 
-# "WALL CPU" of a shell command line: hyperfine's median wall, mean user + system
+# "WALL CPU" of a command line: hyperfine's median wall, mean user + system
+# (an exit status other than 0 is kept: callchains of a trace without any)
 timed() {
-	hyperfine -N --warmup 1 --runs "$RUNS" --export-json "$WORK/h.json" "$1" >/dev/null 2>&1 ||
+	hyperfine -N -i --warmup 1 --runs "$RUNS" --export-json "$WORK/h.json" "$1" >/dev/null 2>&1 ||
 		{ echo "0 0"; return; }
 	jq -r '.results[0] | "\(.median) \(.user + .system)"' "$WORK/h.json"
 }
@@ -45,6 +46,7 @@ row() {
 	peer=$(awk -F'|' -v p="$3" '$1 == p {print $2, $3}' "$WORK/rows")
 	echo "$1|$4|$5|$rss|$peer" | awk -F'|' -v bytes="$BYTES" -v walk="$WALK" '{
 		split($5, p, " ")
+		if ($2 <= 0) { printf "%-36s (not measured)\n", $1; next }
 		printf "%-36s %7.3f %7.3f %8.0f %6.1f%% %7.1f", $1, $2, $3, bytes / $2 / 1e6,
 		       100 * walk / $2, $4
 		if (p[1] > 0) printf "  %5.2fx %5.2fx", p[1] / $2, p[2] / ($3 > 0 ? $3 : 1)
@@ -89,6 +91,9 @@ table() {
 	row "schedrep timehist" "sh -c '$SCHEDREP timehist $TRACE > $O'" "perf sched timehist"
 	row "perf sched map" "sh -c '$PERF sched map -i $TRACE > $O'"
 	row "schedrep map" "sh -c '$SCHEDREP map $TRACE > $O'" "perf sched map"
+	row "schedrep callchains" "sh -c '$SCHEDREP callchains -q $TRACE > $O'"
+	row "schedrep replay --dry-run" "sh -c '$SCHEDREP replay -q --dry-run $TRACE > $O'"
+	row "schedrep compare (the trace twice)" "$SCHEDREP compare -q --json -o $O $TRACE $TRACE"
 	rm -f "$O"
 	echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo

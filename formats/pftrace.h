@@ -81,6 +81,8 @@ struct pft_cpu {
 	size_t nr_pend;			/* held, all at one timestamp */
 	uint64_t tie_ts;		/* the CPU's latest timestamp */
 	bool tie_whole;			/* something went whole at it: the rest do too */
+	uint64_t sw_written;		/* the time of the last switch written */
+	bool sw_written_whole;		/* and whether it went whole */
 	int32_t cur_tid;		/* the task the last switch written put here, -1 none */
 	int32_t next_tid;		/* the same for the last switch given, written or held */
 	uint64_t switched;		/* the time of that switch */

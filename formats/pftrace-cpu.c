@@ -117,7 +117,11 @@ static void flush(struct pft *p, size_t cpu)
 		compact_sched(&p->pkt, c);
 	pbw_raw(&p->pkt, c->events.buf, c->events.len);
 	pbw_end(&p->pkt, body);
+	/* the kernel symbols the bundle names: read before its events, as Perfetto's recorder writes them */
+	if (c->ksyms.len)
+		pbw_bytes(&p->pkt, PF_PKT_INTERNED_DATA, c->ksyms.buf, c->ksyms.len);
 	pft_packet_end(p);
+	pft_ksyms_bundle_done(c);
 	for (i = 0; i < CS_NR; i++)
 		pbw_reset(&c->cs[i]);
 	pbw_reset(&c->intern);
@@ -382,6 +386,8 @@ void pft_free_cpus(struct pft *p)
 			pbw_free(&p->cpus[i].cs[j]);
 		pbw_free(&p->cpus[i].intern);
 		pbw_free(&p->cpus[i].events);
+		pbw_free(&p->cpus[i].ksyms);
+		free(p->cpus[i].ksym_seen);
 		free(p->cpus[i].slots);
 		free(p->cpus[i].pend);
 	}

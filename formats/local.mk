@@ -6,6 +6,6 @@ noinst_LTLIBRARIES += %reldir%/libformats.la
 	%reldir%/emit.h %reldir%/emit.c %reldir%/timeline.h %reldir%/timeline.c \
 	%reldir%/perfetto.c %reldir%/json.c %reldir%/svg.c \
 	%reldir%/pbwire.h %reldir%/pbwire.c %reldir%/pftrace.h %reldir%/pftrace.c \
-	%reldir%/pftrace-cpu.c %reldir%/pftrace-stacks.c \
+	%reldir%/pftrace-cpu.c %reldir%/pftrace-stacks.c %reldir%/pftrace-blocked.c \
 	%reldir%/framecache.h %reldir%/framecache.c \
 	%reldir%/palette.c

@@ -117,7 +117,11 @@ static void flush(struct pft *p, size_t cpu)
 		compact_sched(&p->pkt, c);
 	pbw_raw(&p->pkt, c->events.buf, c->events.len);
 	pbw_end(&p->pkt, body);
+	/* the kernel symbols the bundle names: read before its events, as Perfetto's recorder writes them */
+	if (c->ksyms.len)
+		pbw_bytes(&p->pkt, PF_PKT_INTERNED_DATA, c->ksyms.buf, c->ksyms.len);
 	pft_packet_end(p);
+	pft_ksyms_bundle_done(c);
 	for (i = 0; i < CS_NR; i++)
 		pbw_reset(&c->cs[i]);
 	pbw_reset(&c->intern);
@@ -165,11 +169,14 @@ size_t pft_event_begin(struct pft *p, int32_t cpu, uint64_t ts, int32_t pid, uin
 		*outer = 0;
 		return 0;
 	}
-	/* what is held at this time goes whole before it, in the same stream */
-	if (c->nr_pend)
-		settle(p, cpu, c, c->pend[0].ts == ts);
-	c->tie_ts = ts;
-	c->tie_whole = true;
+	/* what is held at this time goes whole before it, in the same stream;
+	   an event dated back (hold()) leaves the latest time's events as they are */
+	if (ts >= c->tie_ts) {
+		if (c->nr_pend)
+			settle(p, cpu, c, c->pend[0].ts == ts);
+		c->tie_ts = ts;
+		c->tie_whole = true;
+	}
 	w = &c->events;
 	*outer = pbw_begin(w, PF_BUNDLE_EVENT);
 	pbw_uint(w, PF_EV_TIMESTAMP, ts);	/* first: Perfetto's fast path looks for it there */
@@ -212,7 +219,10 @@ static void write_switch(struct pft *p, int32_t cpu, struct pft_cpu *c, const st
 	uint64_t d;
 
 	/* prev unknown before the CPU's first switch: Perfetto starts from next */
-	if (whole || (c->cur_tid >= 0 ? c->cur_tid != sw->prev_tid : sw->prev_tid >= 0)) {
+	whole = whole || (c->cur_tid >= 0 ? c->cur_tid != sw->prev_tid : sw->prev_tid >= 0);
+	c->sw_written = e->ts;
+	c->sw_written_whole = whole;
+	if (whole) {
 		whole_switch(p, cpu, e);
 		c->cur_tid = sw->next_tid;
 		return;
@@ -292,6 +302,18 @@ static void settle(struct pft *p, int32_t cpu, struct pft_cpu *c, bool whole)
 
 static void hold(struct pft *p, int32_t cpu, struct pft_cpu *c, const struct pft_pend *e)
 {
+	/*
+	 * Dated before the CPU's latest event (a missing switch put at the
+	 * time of the CPU's last switch): in the stream that switch went in,
+	 * after it; whole when its time has no switch.
+	 */
+	if (e->ts < c->tie_ts) {
+		if (e->waking)
+			write_waking(p, cpu, c, e, true);
+		else
+			write_switch(p, cpu, c, e, e->ts != c->sw_written || c->sw_written_whole);
+		return;
+	}
 	if (c->nr_pend && c->pend[0].ts != e->ts)
 		settle(p, cpu, c, false);
 	if (c->tie_ts != e->ts)
@@ -364,6 +386,8 @@ void pft_free_cpus(struct pft *p)
 			pbw_free(&p->cpus[i].cs[j]);
 		pbw_free(&p->cpus[i].intern);
 		pbw_free(&p->cpus[i].events);
+		pbw_free(&p->cpus[i].ksyms);
+		free(p->cpus[i].ksym_seen);
 		free(p->cpus[i].slots);
 		free(p->cpus[i].pend);
 	}

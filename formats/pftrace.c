@@ -22,7 +22,8 @@
  * belong on no CPU track and are left out.
  *
  * Events with a callchain (-g) also become callstack samples, their frames
- * resolved with the symbol options (pftrace-stacks.c).
+ * resolved with the symbol options (pftrace-stacks.c), and a switch-out
+ * into a sleep also says where the task blocked (pftrace-blocked.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,7 +51,7 @@ bool pft_nomem(const struct pft *p)
 		for (j = 0; j < CS_NR; j++)
 			if (c->cs[j].nomem)
 				return true;
-		if (c->intern.nomem || c->events.nomem)
+		if (c->intern.nomem || c->events.nomem || c->ksyms.nomem)
 			return true;
 	}
 	return false;
@@ -354,6 +355,7 @@ static void on_event(struct pft *p, const struct srep_event *ev, int32_t cpu)
 			leave_elsewhere(p, ev, cpu, ev->u.sw.next_tid);
 			pft_switch(p, cpu, ev->time, &ev->u.sw,
 				   prev_state(p, ev->u.sw.prev_state, ev->flags & SREP_EVF_PREEMPT));
+			pft_blocked_reason(p, ev, cpu);
 		}
 		break;
 	case SREP_EV_WAKEUP:
@@ -654,6 +656,7 @@ static void pft_destroy(void *state)
 	pbw_free(&p->pkt);
 	pft_free_cpus(p);
 	pft_stacks_free(p->stacks);
+	pft_ksyms_free(p->ksyms);
 	tl_free(&p->tl);
 	free(p);
 }

@@ -23,7 +23,7 @@ enum {
 	PF_PKT_SYSTEM_INFO = 45, PF_PKT_PERF_SAMPLE = 66, PF_PKT_FIRST_ON_SEQ = 87,
 	/* InternedData */
 	PF_ID_FUNCTION_NAMES = 5, PF_ID_FRAMES = 6, PF_ID_CALLSTACKS = 7,
-	PF_ID_MAPPING_PATHS = 17, PF_ID_MAPPINGS = 19,
+	PF_ID_MAPPING_PATHS = 17, PF_ID_MAPPINGS = 19, PF_ID_KERNEL_SYMBOLS = 26,
 	/* FtraceEventBundle */
 	PF_BUNDLE_CPU = 1, PF_BUNDLE_EVENT = 2, PF_BUNDLE_LOST = 3, PF_BUNDLE_COMPACT = 4,
 	/* FtraceEventBundle.CompactSched */
@@ -34,6 +34,7 @@ enum {
 	/* FtraceEvent: common fields, then the event (a oneof) */
 	PF_EV_TIMESTAMP = 1, PF_EV_PID = 2,
 	PF_EV_SCHED_SWITCH = 4, PF_EV_CPU_FREQUENCY = 11, PF_EV_CPU_IDLE = 13,
+	PF_EV_SCHED_BLOCKED_REASON = 18,
 	PF_EV_SCHED_WAKING = 20, PF_EV_SCHED_WAKEUP_NEW = 114,
 	PF_EV_TASK_NEWTASK = 235, PF_EV_TASK_RENAME = 236,
 	PF_EV_SCHED_PROCESS_EXEC = 237, PF_EV_SCHED_PROCESS_EXIT = 238,
@@ -81,9 +82,13 @@ struct pft_cpu {
 	size_t nr_pend;			/* held, all at one timestamp */
 	uint64_t tie_ts;		/* the CPU's latest timestamp */
 	bool tie_whole;			/* something went whole at it: the rest do too */
+	uint64_t sw_written;		/* the time of the last switch written */
+	bool sw_written_whole;		/* and whether it went whole */
 	int32_t cur_tid;		/* the task the last switch written put here, -1 none */
 	int32_t next_tid;		/* the same for the last switch given, written or held */
 	uint64_t switched;		/* the time of that switch */
+	struct pbw ksyms;		/* the bundle's InternedData.kernel_symbols */
+	uint8_t *ksym_seen;		/* a bit per kernel symbol id those hold */
 	bool lost;			/* losses since the last bundle */
 	uint64_t lost_events;		/* LOST records' counts on this CPU */
 };
@@ -101,6 +106,7 @@ struct pft {
 	bool cmdline_done;		/* perf's command line written */
 	bool nomem;
 	struct pft_stacks *stacks;	/* callstack interning (pftrace-stacks.c), made at first use */
+	struct pft_ksyms *ksyms;	/* kernel symbol ids (pftrace-blocked.c), made at first use */
 };
 
 /* ---- pftrace-cpu.c: the per-CPU bundles ---- */
@@ -126,6 +132,14 @@ struct pft_stacks;
 /* a PerfSample packet with the event's resolved callchain (ctx->symbols set) */
 void pft_stack_sample(struct pft *p, const struct srep_event *ev, int32_t cpu);
 void pft_stacks_free(struct pft_stacks *s);	/* NULL is fine */
+
+/* ---- pftrace-blocked.c: where sleeping tasks blocked ---- */
+struct pft_ksyms;
+/* a sched_blocked_reason for a switch-out into a sleep whose callchain names the kernel function */
+void pft_blocked_reason(struct pft *p, const struct srep_event *ev, int32_t cpu);
+/* @c's bundle written: its kernel symbols go with the next one again */
+void pft_ksyms_bundle_done(struct pft_cpu *c);
+void pft_ksyms_free(struct pft_ksyms *k);	/* NULL is fine */
 
 /* ---- pftrace.c: packets ---- */
 /* a new packet in p->pkt, on our one sequence */

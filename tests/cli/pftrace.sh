@@ -201,6 +201,45 @@ select name from stats where severity in ('error', 'data_loss') and value > 0" \
 	echo "$arch: $(wc -l <"$TMP/tp-stacks") callstack samples, frames as schedrep names them"
 }
 
+# sched_blocked_reason: every sleep (a switch-out into S, D or I) whose
+# callchain has kernel frames is a thread_state row whose blocked_function is
+# the first kernel function 'schedrep callchains' shows outside the scheduler
+# (an unnamed one as its address) and whose io_wait says whether it slept in
+# io_schedule*(); no sleep row without; no import errors. Uses check_stacks'
+# trace and kallsyms. Events pair by tid and perf's microsecond time.
+check_blocked() {
+	dir=$1 arch=$(basename "$1")
+	"$SREP_BIN" callchains -q --kallsyms "$TMP/kallsyms" --symfs "$dir" "$dir/sched-callchain.data" |
+		awk '/^\t/ { if (done || $NF != "([kernel.kallsyms])") next
+			      name = $2; sub(/\+0x[0-9a-f]+$/, "", name)
+			      if (name == "[unknown]") name = "0x" $1
+			      if (name ~ /^(__schedule|schedule|preempt_schedule|io_schedule|__cond_resched|_cond_resched)/) {
+				      io = io || name ~ /^io_schedule/; next }
+			      print tid "\t" t "\t" name "\t" io; done = 1; next }
+		     NF { for (i = 2; i <= NF && $i !~ /^[0-9]+\.[0-9]+:$/; i++) ;
+			  tid = $(i - 1); t = $i; sub(/:$/, "", t); sub(/\./, "", t); sub(/^0+/, "", t)
+			  done = 0; io = 0 }' | LC_ALL=C sort >"$TMP/srep-blocked"
+	cut -f1,2 "$TMP/srep-blocked" | uniq -d >"$TMP/bad"
+	[ ! -s "$TMP/bad" ] || fail "$arch: two callchains of one task in a microsecond: $(head -1 "$TMP/bad")"
+	"$SREP_BIN" script --json "$dir/sched-callchain.data" | jq -r 'select(.event == "sched:sched_switch") |
+		.fields.prev_state as $s | select($s == 1 or $s == 2 or $s == 128) |
+		[.fields.prev_pid, (.time / 1000 | floor)] | @tsv' | LC_ALL=C sort >"$TMP/srep-sleeps"
+	awk -F '\t' 'NR == FNR { site[$1 "\t" $2] = $3 "\t" $4; next }
+		{ k = $1 "\t" $2; print k "\t" (k in site ? site[k] : "[NULL]\t[NULL]") }' \
+		"$TMP/srep-blocked" "$TMP/srep-sleeps" | LC_ALL=C sort >"$TMP/want-blocked"
+	"$TP" query "$TMP/cc.pftrace" "
+select t.tid, s.ts / 1000, s.blocked_function, s.io_wait from thread_state s join thread t using(utid)
+  where s.state in ('S', 'D', 'I');
+select name from stats where severity in ('error', 'data_loss') and value > 0" \
+		>"$TMP/tp.csv" 2>"$TMP/tp.err" || { cat "$TMP/tp.err" >&2; fail "$arch: trace processor on blocked reasons"; }
+	block 1 | LC_ALL=C sort >"$TMP/tp-blocked"
+	[ -s "$TMP/srep-blocked" ] || fail "$arch: no sleep with a kernel callchain"
+	cmp -s "$TMP/want-blocked" "$TMP/tp-blocked" ||
+		fail "$arch: Perfetto's blocked functions differ from schedrep's: $(diff "$TMP/want-blocked" "$TMP/tp-blocked" | head -4)"
+	[ -z "$(block 2)" ] || fail "$arch: import errors with blocked reasons: $(block 2)"
+	echo "$arch: $(awk -F '\t' '$3 != "[NULL]"' "$TMP/tp-blocked" | wc -l) of $(wc -l <"$TMP/srep-sleeps") sleeps named where they blocked, as schedrep names them"
+}
+
 n=0
 for f in "$DATA"/sample-*.data "$CORPUS_ROOT"/emulated/*.data; do
 	[ -f "$f" ] || continue
@@ -213,6 +252,7 @@ for d in "$CORPUS_ROOT"/callchains/*/; do
 	[ -f "$d/sched-callchain.data" ] && [ -f "$d/kallsyms.xz" ] || continue
 	command -v xz >/dev/null || { part_skipped "xz missing: callstacks not checked"; break; }
 	check_stacks "${d%/}"
+	check_blocked "${d%/}"
 done
 [ -d "$CORPUS_ROOT/emulated" ] || part_skipped "no corpus at $CORPUS_ROOT: only tests/data traces checked"
 [ "$n" -gt 0 ] || fail "no trace checked"

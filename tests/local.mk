@@ -27,7 +27,7 @@ UNIT_TESTS = tests/lib/check_fixture \
 	tests/reader/check_evsel tests/reader/check_sample tests/reader/check_order \
 	tests/reader/check_decomp tests/reader/check_records tests/reader/check_tp \
 	tests/reader/check_model tests/reader/check_task tests/reader/check_session \
-	tests/reader/check_schema tests/reader/check_tp_check \
+	tests/reader/check_schema tests/reader/check_tp_check tests/reader/check_tp_native \
 	tests/reader/check_reader tests/reader/check_damage tests/reader/check_corpus \
 	tests/reader/json/check_jsonin \
 	tests/symbols/check_symtab tests/symbols/check_kallsyms tests/symbols/check_maps \

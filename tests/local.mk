@@ -45,7 +45,9 @@ UNIT_TESTS = tests/lib/check_fixture \
 	tests/record/check_record_util tests/record/check_record_perfdata \
 	tests/record/check_record_account tests/record/check_record_flight \
 	tests/record/check_record_latency \
-	tests/fastforward/check_ff_action
+	tests/fastforward/check_ff_action tests/cli/check_linebuf
+tests_cli_check_linebuf_SOURCES = tests/cli/check_linebuf.c src/cli/linebuf.c
+tests_cli_check_linebuf_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/cli
 tests_fastforward_check_ff_action_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/fastforward
 tests_fastforward_check_ff_action_LDADD = fastforward/libfastforward.la $(LDADD)
 # programs the CLI tests run

@@ -24,6 +24,7 @@
 
 #include <event-parse.h>
 
+#include "digits.h"
 #include "reader.h"
 #include "tp_local.h"
 
@@ -89,37 +90,11 @@ static inline void out_put(struct out *o, const char *s, size_t n)
 	o->len += n;
 }
 
-static const char digit_pairs[] =
-	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	"8081828384858687888990919293949596979899";
-
-/* v in decimal at the end of buf[20], two digits at a time; returns the first digit */
-static char *u64_digits(char *end, uint64_t v)
-{
-	char *p = end;
-
-	while (v >= 100) {
-		unsigned d = (unsigned)(v % 100) * 2;
-
-		v /= 100;
-		*--p = digit_pairs[d + 1];
-		*--p = digit_pairs[d];
-	}
-	if (v >= 10) {
-		*--p = digit_pairs[v * 2 + 1];
-		*--p = digit_pairs[v * 2];
-	} else {
-		*--p = (char)('0' + v);
-	}
-	return p;
-}
-
 /* printf's %[0][width]d / u of v; neg says v is the magnitude of a negative number */
 static void out_int(struct out *o, uint64_t v, bool neg, const struct piece *pc)
 {
 	char num[24], pad[32];
-	char *p = u64_digits(num + sizeof(num), v);
+	char *p = srep_digits(num + sizeof(num), v);
 	size_t n = (size_t)(num + sizeof(num) - p), fill = 0;
 
 	if (pc->width > n + neg)

@@ -57,22 +57,39 @@ void lb_fill(struct linebuf *lb, char c, size_t n)
 	}
 }
 
-/* the text of n, right- (width > 0) or left-aligned (width < 0) in |width| */
-static void pad_mem(struct linebuf *lb, const char *s, size_t n, int width, char pad)
+/*
+ * pre, then the n bytes at s, padded to |width| with pad before (width > 0)
+ * or spaces after (width < 0): printf's field, reserved and written at once
+ */
+static void field(struct linebuf *lb, const char *pre, size_t npre, const char *s, size_t n,
+		  int width, char pad)
 {
 	size_t w = width < 0 ? (size_t)-(int64_t)width : (size_t)width;
-	size_t fill = w > n ? w - n : 0;
+	size_t fill = w > n + npre ? w - n - npre : 0;
+	char *o;
 
-	if (width > 0)
-		lb_fill(lb, pad, fill);
-	lb_mem(lb, s, n);
+	if (!lb_room(lb, fill + npre + n))
+		return;
+	o = lb->p + lb->len;
+	lb->len += fill + npre + n;
+	if (width > 0 && pad == ' ') {
+		memset(o, ' ', fill);
+		o += fill;
+	}
+	memcpy(o, pre, npre);	/* a sign goes before zeros, after spaces */
+	o += npre;
+	if (width > 0 && pad == '0') {
+		memset(o, '0', fill);
+		o += fill;
+	}
+	memcpy(o, s, n);
 	if (width < 0)
-		lb_fill(lb, ' ', fill);
+		memset(o + n, ' ', fill);
 }
 
 void lb_pad_str(struct linebuf *lb, const char *s, int width)
 {
-	pad_mem(lb, s, strlen(s), width, ' ');
+	field(lb, "", 0, s, strlen(s), width, ' ');
 }
 
 static const char digit_pairs[] =
@@ -101,25 +118,11 @@ static char *digits(char *end, uint64_t v)
 	return p;
 }
 
-/* sign and magnitude as printf pads them: zeros go between the sign and the digits */
 static void number(struct linebuf *lb, bool neg, uint64_t mag, int width, bool zero)
 {
 	char buf[24], *end = buf + sizeof(buf), *p = digits(end, mag);
-	size_t n = (size_t)(end - p);
 
-	if (zero && width > 0) {
-		size_t w = (size_t)width, used = n + neg;
-
-		if (neg)
-			lb_char(lb, '-');
-		if (w > used)
-			lb_fill(lb, '0', w - used);
-		lb_mem(lb, p, n);
-		return;
-	}
-	if (neg)
-		*--p = '-';
-	pad_mem(lb, p, (size_t)(end - p), width, ' ');
+	field(lb, "-", neg, p, (size_t)(end - p), width, zero ? '0' : ' ');
 }
 
 void lb_int(struct linebuf *lb, int64_t v, int width, bool zero)
@@ -134,13 +137,11 @@ void lb_uint(struct linebuf *lb, uint64_t v, int width, bool zero)
 
 void lb_sec_usec(struct linebuf *lb, uint64_t ns, int width)
 {
-	char buf[32], *end = buf + sizeof(buf), *p = end;
-	uint64_t usec = ns % 1000000000u / 1000u;
-	int i;
+	char buf[32], *end = buf + sizeof(buf), *p;
 
-	for (i = 0; i < 6; i++, usec /= 10)
-		*--p = (char)('0' + usec % 10);
-	*--p = '.';
+	/* 1000000 + usec gives the six digits with their zeros; the 1 becomes the point */
+	p = digits(end, 1000000u + ns % 1000000000u / 1000u);
+	*p = '.';
 	p = digits(p, ns / 1000000000u);
-	pad_mem(lb, p, (size_t)(end - p), width, ' ');
+	field(lb, "", 0, p, (size_t)(end - p), width, ' ');
 }

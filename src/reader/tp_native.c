@@ -67,6 +67,7 @@ struct tp_native {
 	unsigned nr;
 	unsigned expr_first, expr_end;	/* the PC_EXPR run, [first, end); empty: none */
 	uint32_t key_off, key_size;	/* the field the expressions read */
+	uint32_t type_off, type_size;	/* common_type: libtraceevent picks the format by it */
 	struct memo_entry memo[NV_MEMO];
 	unsigned memo_nr, memo_next;
 	uint8_t *rec;			/* zeroed synthetic record */
@@ -288,12 +289,10 @@ static bool synth_new(struct tp_native *nv)
 {
 	struct tep_format_field *f, *lists[2] = { nv->tev->format.common_fields,
 						 nv->tev->format.fields };
-	struct tep_format_field *type = tep_find_common_field(nv->tev, "common_type");
+	uint8_t *type;
 	uint32_t end = 0;
 	int i;
 
-	if (!type || !numeric(type))
-		return false;
 	for (i = 0; i < 2; i++) {
 		for (f = lists[i]; f; f = f->next) {
 			if (f->offset < 0 || f->size < 0 || (uint32_t)f->offset > NV_SYNTH_MAX ||
@@ -307,17 +306,19 @@ static bool synth_new(struct tp_native *nv)
 	if (!nv->rec)
 		return false;
 	nv->rec_size = end;
-	switch (type->size) {
-	case 1: nv->rec[type->offset] = (uint8_t)nv->tev->id; break;
-	case 2: srep_put16(nv->rec + type->offset, (uint16_t)nv->tev->id, nv->big_endian); break;
-	case 4: srep_put32(nv->rec + type->offset, (uint32_t)nv->tev->id, nv->big_endian); break;
-	default: srep_put64(nv->rec + type->offset, (uint64_t)nv->tev->id, nv->big_endian); break;
+	type = nv->rec + nv->type_off;	/* a common field: inside the record */
+	switch (nv->type_size) {
+	case 1: *type = (uint8_t)nv->tev->id; break;
+	case 2: srep_put16(type, (uint16_t)nv->tev->id, nv->big_endian); break;
+	case 4: srep_put32(type, (uint32_t)nv->tev->id, nv->big_endian); break;
+	default: srep_put64(type, (uint64_t)nv->tev->id, nv->big_endian); break;
 	}
 	return true;
 }
 
 struct tp_native *tp_native_new(struct tep_handle *tep, struct tep_event *tev, bool big_endian)
 {
+	struct tep_format_field *type;
 	struct tp_native *nv;
 
 	if (!tev->system || strcmp(tev->system, "sched"))
@@ -329,7 +330,12 @@ struct tp_native *tp_native_new(struct tep_handle *tep, struct tep_event *tev, b
 	nv->tev = tev;
 	nv->big_endian = big_endian;
 	nv->swap = srep_swap_for(big_endian);
-	if (!compile(nv) || (nv->key_size && !synth_new(nv))) {
+	type = tep_find_common_field(tev, "common_type");
+	if (numeric(type)) {
+		nv->type_off = (uint32_t)type->offset;
+		nv->type_size = (uint32_t)type->size;
+	}
+	if (!nv->type_size || !compile(nv) || (nv->key_size && !synth_new(nv))) {
 		tp_native_free(nv);
 		return NULL;
 	}
@@ -500,11 +506,21 @@ static bool print_all(struct tp_native *nv, const uint8_t *raw, uint32_t n, stru
 	return print_range(nv, nv->expr_end, nv->nr, raw, n, o);
 }
 
+/* libtraceevent prints the format its common_type names: another one is its to print */
+static bool own_type(const struct tp_native *nv, const uint8_t *raw, uint32_t n)
+{
+	uint64_t v;
+
+	return nv->type_off <= n && nv->type_size <= n - nv->type_off &&
+	       srep_get_uint(raw + nv->type_off, nv->type_size, nv->swap, &v) &&
+	       v == (uint64_t)(uint32_t)nv->tev->id;
+}
+
 int tp_native_print(struct tp_native *nv, const uint8_t *raw, uint32_t n, char *buf, size_t size)
 {
 	struct out o = { buf, size ? size - 1 : 0, 0 };	/* room for the NUL */
 
-	if (!print_all(nv, raw, n, &o) || o.len > INT_MAX)
+	if (!own_type(nv, raw, n) || !print_all(nv, raw, n, &o) || o.len > INT_MAX)
 		return -1;
 	if (size)
 		buf[o.len < size ? o.len : size - 1] = 0;

@@ -161,6 +161,70 @@ START_TEST(test_fixture)
 }
 END_TEST
 
+/*
+ * Damaged payloads: bytes of each sched event changed at random. Whatever
+ * tp_print makes of one (native or not) is libtraceevent's text, or an error.
+ * The copy has exactly the payload's bytes, plus a NUL past them for
+ * libtraceevent, which prints a __data_loc string up to its NUL wherever it is.
+ */
+static void compare_damaged(struct srep_session *s, uint32_t *seed, uint64_t *printed)
+{
+	char got[TEXT_MAX], want[TEXT_MAX];
+	const struct srep_event *ev;
+	const struct ev_fields *f;
+	struct srep_error err = { 0 };
+	uint8_t *copy;
+	int ret, k, j, n, m;
+
+	while ((ret = srep_session__next_event(s, &ev, &err)) > 0) {
+		f = ev->priv;
+		if (!f || !f->tpe || !f->raw_size)
+			continue;
+		copy = malloc(f->raw_size + 1);
+		ck_assert_ptr_nonnull(copy);
+		for (k = 0; k < 8; k++) {
+			memcpy(copy, f->raw, f->raw_size);
+			copy[f->raw_size] = 0;
+			for (j = 0; j <= k % 3; j++) {
+				*seed = *seed * 1103515245u + 12345u;
+				copy[(*seed >> 8) % f->raw_size] = (uint8_t)(*seed >> 24);
+			}
+			n = tp_print(f->tpe, copy, f->raw_size, ev->cpu, got, sizeof(got));
+			if (n < 0)
+				continue;	/* refused as damaged: nothing printed */
+			m = tp_print_tep(f->tpe, copy, f->raw_size, ev->cpu, want, sizeof(want));
+			ck_assert_msg(!strcmp(got, want), "native: '%s'\nlibtraceevent: '%s'", got,
+				      want);
+			ck_assert_int_eq(n, m);
+			(*printed)++;
+		}
+		free(copy);
+	}
+	ck_assert_int_eq(ret, 0);
+}
+
+START_TEST(test_damaged)
+{
+	struct fixture *fx = fixture_new(&flavours[_i]);
+	struct srep_session *s = NULL;
+	struct srep_error err = { 0 };
+	uint32_t seed = 12345u + (uint32_t)_i;
+	uint64_t printed = 0;
+	uint8_t *buf = NULL;
+	size_t len = 0;
+
+	ck_assert_ptr_nonnull(fx);
+	scenario(fx, flavours[_i].kernel == FIXTURE_KERNEL_6_1);
+	ck_assert_int_eq(fixture_write_mem(fx, &buf, &len, NULL), 0);
+	fixture_free(fx);
+	ck_assert_int_eq(srep_session__open_mem(&s, buf, len, "fixture", NULL, &err), 0);
+	compare_damaged(s, &seed, &printed);
+	ck_assert_uint_gt(printed, 1000);
+	srep_session__delete(s);
+	free(buf);
+}
+END_TEST
+
 static Suite *tp_native_suite(void)
 {
 	Suite *su = suite_create("tp_native");
@@ -168,6 +232,7 @@ static Suite *tp_native_suite(void)
 	TCase *corp = tcase_create("corpus");
 
 	tcase_add_loop_test(fx, test_fixture, 0, (int)(sizeof(flavours) / sizeof(flavours[0])));
+	tcase_add_loop_test(fx, test_damaged, 0, (int)(sizeof(flavours) / sizeof(flavours[0])));
 	tcase_set_timeout(fx, 60);
 	suite_add_tcase(su, fx);
 	tcase_add_loop_test(corp, test_corpus, 0, (int)(sizeof(corpus) / sizeof(corpus[0])));

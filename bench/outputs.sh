@@ -5,6 +5,7 @@
 #
 #   bench/outputs.sh OUTDIR            # writes OUTDIR/*.out and OUTDIR/MANIFEST
 #   diff before/MANIFEST after/MANIFEST
+#   ONLY=perf bench/outputs.sh OUTDIR  # info and the perf-named commands only
 #
 # SCHEDREP (default build/schedrep) is the binary; SREP_CORPUS (default
 # ../shared/corpus) the corpus. Standard error is kept too (warnings are
@@ -32,6 +33,28 @@ run() {
 	sed -i -e "s#$CORPUS#CORPUS#g" -e "s#$OUT#OUT#g" "$OUT/$name.err"
 }
 
+# perf_cmds TRACE NAME: script, timehist, map and latency, both perf dialects,
+# the options that change what is printed, text and JSON
+perf_cmds() {
+	for v in 6.1 6.12; do
+		run "$2.script-$v" "$SCHEDREP" script -q --perf $v "$1"
+		run "$2.script-F-$v" "$SCHEDREP" script -q --perf $v -F comm,pid,tid,time,event "$1"
+		run "$2.script-cpu-$v" "$SCHEDREP" script -q --perf $v -F -cpu,+pid "$1"
+		run "$2.timehist-$v" "$SCHEDREP" timehist -q --perf $v "$1"
+		run "$2.timehist-SwM-$v" "$SCHEDREP" timehist -q --perf $v -S -w -M --state "$1"
+		run "$2.timehist-Is-$v" "$SCHEDREP" timehist -q --perf $v -I -s "$1"
+		run "$2.timehist-s-$v" "$SCHEDREP" timehist -q --perf $v -s --state "$1"
+		run "$2.map-$v" "$SCHEDREP" map -q --perf $v "$1"
+		run "$2.map-compact-$v" "$SCHEDREP" map -q --perf $v --compact "$1"
+		run "$2.latency-$v" "$SCHEDREP" latency -q --perf $v "$1"
+		run "$2.latency-p-$v" "$SCHEDREP" latency -q --perf $v -p -s max,runtime "$1"
+	done
+	run "$2.script-json" "$SCHEDREP" script -q --json "$1"
+	run "$2.timehist-json" "$SCHEDREP" timehist -q --json -w -M --state "$1"
+	run "$2.map-json" "$SCHEDREP" map -q --json "$1"
+	run "$2.latency-json" "$SCHEDREP" latency -q --json -p "$1"
+}
+
 n=0
 for f in "$CORPUS"/emulated/*.data "$CORPUS"/callchains/*/*.data "$CORPUS"/public/*; do
 	case $f in *.txt | *.md | *.xz) continue ;; esac
@@ -42,6 +65,9 @@ for f in "$CORPUS"/emulated/*.data "$CORPUS"/callchains/*/*.data "$CORPUS"/publi
 	run "$b.info-stats" "$SCHEDREP" info --stats "$f"
 	# the converters need a trace that reads; skip the rest for one that does not
 	[ "$(cat "$OUT/$b.info.rc")" = 0 ] || continue
+	perf_cmds "$f" "$b"
+	n=$((n + 1))
+	[ "${ONLY:-}" != perf ] || continue
 	for fmt in perfetto json svg; do
 		run "$b.convert-$fmt" "$SCHEDREP" convert -q -f "$fmt" -o - "$f"
 	done
@@ -51,7 +77,6 @@ for f in "$CORPUS"/emulated/*.data "$CORPUS"/callchains/*/*.data "$CORPUS"/publi
 	run "$b.callchains" "$SCHEDREP" callchains "$f"
 	run "$b.replay-dry" "$SCHEDREP" replay --dry-run "$f"
 	run "$b.compare-self" "$SCHEDREP" compare --json --no-symbols "$f" "$f"
-	n=$((n + 1))
 done
 (cd "$OUT" && find . -maxdepth 1 -type f ! -name MANIFEST | sort | xargs sha256sum) >"$OUT/MANIFEST"
 echo "outputs: $n traces converted, $(wc -l <"$OUT/MANIFEST") files in $OUT/MANIFEST" >&2

@@ -27,7 +27,7 @@ UNIT_TESTS = tests/lib/check_fixture \
 	tests/reader/check_evsel tests/reader/check_sample tests/reader/check_order \
 	tests/reader/check_decomp tests/reader/check_records tests/reader/check_tp \
 	tests/reader/check_model tests/reader/check_task tests/reader/check_session \
-	tests/reader/check_schema tests/reader/check_tp_check \
+	tests/reader/check_schema tests/reader/check_tp_check tests/reader/check_tp_native \
 	tests/reader/check_reader tests/reader/check_damage tests/reader/check_corpus \
 	tests/reader/json/check_jsonin \
 	tests/symbols/check_symtab tests/symbols/check_kallsyms tests/symbols/check_maps \
@@ -45,7 +45,9 @@ UNIT_TESTS = tests/lib/check_fixture \
 	tests/record/check_record_util tests/record/check_record_perfdata \
 	tests/record/check_record_account tests/record/check_record_flight \
 	tests/record/check_record_latency \
-	tests/fastforward/check_ff_action
+	tests/fastforward/check_ff_action tests/cli/check_linebuf
+tests_cli_check_linebuf_SOURCES = tests/cli/check_linebuf.c src/cli/linebuf.c
+tests_cli_check_linebuf_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/cli
 tests_fastforward_check_ff_action_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/fastforward
 tests_fastforward_check_ff_action_LDADD = fastforward/libfastforward.la $(LDADD)
 # programs the CLI tests run

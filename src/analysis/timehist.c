@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "digits.h"
 #include "pthreads.h"
 
 /* perf's thread_runtime */
@@ -144,27 +145,51 @@ static struct th_rt *idle_of(struct srep_timehist *th, int32_t cpu)
 	return &th->idle[cpu];
 }
 
+/* v in decimal, sign included, ending just before end */
+static char *int_digits(char *end, int32_t v)
+{
+	char *p = srep_digits(end, v < 0 ? 0 - (uint64_t)(int64_t)v : (uint64_t)v);
+
+	if (v < 0)
+		*--p = '-';
+	return p;
+}
+
 /* perf's timehist_get_commstr: "comm[tid/pid]", "comm[tid]", or the comm alone for pid 0 */
 static const char *name_of(struct srep_timehist *th, int slot, long idx)
 {
 	const struct pthread *p;
-	char *buf = th->name[slot];
-	int n;
+	char *buf = th->name[slot], num[SREP_DIGITS_MAX + 1], *d;
+	size_t n, len;
 
 	if (idx < 0) {
-		snprintf(buf, sizeof(th->name[slot]), "<idle>");
+		memcpy(buf, "<idle>", 7);
 		n = 6;
 	} else {
+		/* a comm is shorter than SREP_COMM_MAX: two numbers fit after it */
+		_Static_assert(sizeof(th->name[0]) >= SREP_COMM_MAX + 2 * 11 + 3, "name room");
 		p = pt_at(&th->pt, (size_t)idx);
-		if (p->pid == 0)
-			n = snprintf(buf, sizeof(th->name[slot]), "%s", p->comm);
-		else if (p->tid != p->pid)
-			n = snprintf(buf, sizeof(th->name[slot]), "%s[%d/%d]", p->comm, p->tid, p->pid);
-		else
-			n = snprintf(buf, sizeof(th->name[slot]), "%s[%d]", p->comm, p->tid);
+		n = strnlen(p->comm, SREP_COMM_MAX - 1);
+		memcpy(buf, p->comm, n);
+		if (p->pid != 0) {
+			buf[n++] = '[';
+			d = int_digits(num + sizeof(num), p->tid);
+			len = (size_t)(num + sizeof(num) - d);
+			memcpy(buf + n, d, len);
+			n += len;
+			if (p->tid != p->pid) {
+				buf[n++] = '/';
+				d = int_digits(num + sizeof(num), p->pid);
+				len = (size_t)(num + sizeof(num) - d);
+				memcpy(buf + n, d, len);
+				n += len;
+			}
+			buf[n++] = ']';
+		}
+		buf[n] = 0;
 	}
-	if (n > th->comm_width)
-		th->comm_width = n;
+	if ((int)n > th->comm_width)
+		th->comm_width = (int)n;
 	return buf;
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "linebuf.h"
 #include "perfopts.h"
 
 static const char map_usage[] =
@@ -34,6 +35,8 @@ static const struct cli_opt map_opts[] = {
 struct map_cli {
 	struct perf_args a;
 	struct srep_schedmap_opts o;
+	struct linebuf line;		/* the current text line */
+	bool nomem;			/* a line could not be built */
 };
 
 static int on_opt(void *ctx, int id, const char *arg)
@@ -48,24 +51,37 @@ static int on_opt(void *ctx, int id, const char *arg)
 	return EXIT_OK;
 }
 
-static void text_line(FILE *f, const struct srep_schedmap_line *l)
+static void text_line(FILE *f, struct map_cli *c, const struct srep_schedmap_line *l)
 {
-	char t[32];
+	struct linebuf *lb = &c->line;
 	size_t i;
 
-	fputs("  ", f);
-	for (i = 0; i < l->nr_cols; i++)
-		fprintf(f, "%c%2s ", l->col_cpu[i] == l->cpu ? '*' : ' ',
-			l->cols[i][0] ? l->cols[i] : "  ");
-	if (l->print) {
-		perf_usec(t, sizeof(t), l->time);
-		fprintf(f, "  %12s secs ", t);
-		if (l->named)
-			fprintf(f, "%s => %s:%d", l->name, l->comm, l->tid);
-		if (l->new_cpu)
-			fprintf(f, " (CPU %d)", l->cpu);
+	lb_mem(lb, "  ", 2);
+	for (i = 0; i < l->nr_cols; i++) {	/* "%c%2s " */
+		lb_char(lb, l->col_cpu[i] == l->cpu ? '*' : ' ');
+		lb_pad_str(lb, l->cols[i][0] ? l->cols[i] : "  ", 2);
+		lb_char(lb, ' ');
 	}
-	fputc('\n', f);
+	if (l->print) {
+		lb_mem(lb, "  ", 2);	/* "  %12s secs " */
+		lb_sec_usec(lb, l->time, 12);
+		lb_mem(lb, " secs ", 6);
+		if (l->named) {		/* "%s => %s:%d" */
+			lb_str(lb, l->name);
+			lb_mem(lb, " => ", 4);
+			lb_str(lb, l->comm);
+			lb_char(lb, ':');
+			lb_int(lb, l->tid, 0, false);
+		}
+		if (l->new_cpu) {	/* " (CPU %d)" */
+			lb_mem(lb, " (CPU ", 6);
+			lb_int(lb, l->cpu, 0, false);
+			lb_char(lb, ')');
+		}
+	}
+	lb_char(lb, '\n');
+	if (lb_write(lb, f))
+		c->nomem = true;	/* write errors show at cli_out_commit's check of f */
 }
 
 static void json_line(FILE *f, const struct srep_schedmap_line *l)
@@ -122,11 +138,13 @@ static int run(struct map_cli *c, struct srep_session *s, struct srep_schedmap *
 		if (ret < 0)
 			break;
 		if (ret && !c->a.json)
-			text_line(f, &line);
+			text_line(f, c, &line);
 		else if (ret && line.print)
 			json_line(f, &line);
 	}
 	cli_progress_done(&prog);
+	if (!ret && c->nomem)
+		ret = srep_error__set(err, SREP_E_NOMEM, "out of memory for an output line");
 	if (!ret && !c->a.json)
 		print_lost(f, s);
 	return ret;
@@ -168,6 +186,10 @@ int cmd_map(int argc, char **argv)
 	static const struct perf_cmd cmd = { map_usage, map_desc, map_opts, on_opt, run_map };
 	struct map_cli c;
 
+	int ret;
+
 	memset(&c, 0, sizeof(c));
-	return perf_cmd_main(&cmd, &c.a, &c, argc, argv);
+	ret = perf_cmd_main(&cmd, &c.a, &c, argc, argv);
+	lb_free(&c.line);
+	return ret;
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "linebuf.h"
 #include "perfopts.h"
 
 static const char sc_usage[] =
@@ -38,8 +39,8 @@ struct sc_cli {
 	struct perf_args a;
 	unsigned fields;
 	int name_width;
-	char *text;			/* the trace column of the current line */
-	size_t text_size;
+	struct linebuf line;		/* the current text line */
+	bool nomem;			/* a line could not be built */
 };
 
 static int field_bit(const char *name, size_t len)
@@ -118,48 +119,59 @@ static int max_name_len(const struct srep_session *s)
 	return (int)max;
 }
 
-/* the trace column: the print format's text, grown to fit */
-static const char *trace_text(struct sc_cli *c, const struct srep_event *ev)
+/* the trace column: the print format's text, written into the line */
+static void trace_text(struct linebuf *lb, const struct srep_event *ev)
 {
-	int n = srep_event__print(ev, c->text, c->text_size);
-	char *p;
+	size_t room = lb_room(lb, 128) ? lb->cap - lb->len : 0;
+	int n = srep_event__print(ev, lb->p + lb->len, room);
 
 	if (n < 0)
-		return "";
-	if ((size_t)n >= c->text_size) {
-		p = realloc(c->text, (size_t)n + 1);
-		if (!p)
-			return c->text;
-		c->text = p;
-		c->text_size = (size_t)n + 1;
-		srep_event__print(ev, c->text, c->text_size);
+		return;
+	if ((size_t)n >= room) {
+		if (!lb_room(lb, (size_t)n + 1))
+			return;
+		srep_event__print(ev, lb->p + lb->len, (size_t)n + 1);
 	}
-	return c->text;
+	lb->len += (size_t)n;
 }
 
 static void text_line(FILE *f, struct sc_cli *c, const struct srep_session *s,
 		      struct srep_perf_threads *pt, const struct srep_event *ev)
 {
 	int w = c->a.dialect == SREP_PERF_6_1 ? 5 : 7;
-	char t[32];
+	struct linebuf *lb = &c->line;
 
-	if (c->fields & F_COMM)
-		fprintf(f, "%16s ", srep_perf_threads__comm(pt, ev->tid));
-	if ((c->fields & F_PID) && (c->fields & F_TID))
-		fprintf(f, "%*d/%-*d ", w, ev->pid, w, ev->tid);
-	else if (c->fields & (F_PID | F_TID))
-		fprintf(f, "%*d ", w, c->fields & F_PID ? ev->pid : ev->tid);
-	if (c->fields & F_CPU)
-		fprintf(f, "[%03d] ", ev->cpu);
-	if (c->fields & F_TIME) {
-		perf_usec(t, sizeof(t), ev->time);
-		fprintf(f, "%12s: ", t);
+	if (c->fields & F_COMM) {
+		lb_pad_str(lb, srep_perf_threads__comm(pt, ev->tid), 16);
+		lb_char(lb, ' ');
 	}
-	if (c->fields & F_EVENT)
-		fprintf(f, "%*s: ", c->name_width, event_name(s, ev));
+	if ((c->fields & F_PID) && (c->fields & F_TID)) {
+		lb_int(lb, ev->pid, w, false);
+		lb_char(lb, '/');
+		lb_int(lb, ev->tid, -w, false);
+		lb_char(lb, ' ');
+	} else if (c->fields & (F_PID | F_TID)) {
+		lb_int(lb, c->fields & F_PID ? ev->pid : ev->tid, w, false);
+		lb_char(lb, ' ');
+	}
+	if (c->fields & F_CPU) {
+		lb_char(lb, '[');
+		lb_int(lb, ev->cpu, 3, true);
+		lb_mem(lb, "] ", 2);
+	}
+	if (c->fields & F_TIME) {
+		lb_sec_usec(lb, ev->time, 12);
+		lb_mem(lb, ": ", 2);
+	}
+	if (c->fields & F_EVENT) {
+		lb_pad_str(lb, event_name(s, ev), c->name_width);
+		lb_mem(lb, ": ", 2);
+	}
 	if (c->fields & F_TRACE)
-		fputs(trace_text(c, ev), f);
-	fputc('\n', f);
+		trace_text(lb, ev);
+	lb_char(lb, '\n');
+	if (lb_write(lb, f))
+		c->nomem = true;	/* write errors show at cli_out_commit's check of f */
 }
 
 static void json_field(FILE *f, const struct srep_field *fl)
@@ -252,6 +264,8 @@ static int run(struct sc_cli *c, struct srep_session *s, const struct srep_perf_
 	}
 	cli_progress_done(&prog);
 	srep_perf_threads__delete(pt);
+	if (!ret && c->nomem)
+		ret = srep_error__set(err, SREP_E_NOMEM, "out of memory for an output line");
 	return ret;
 }
 
@@ -281,6 +295,6 @@ int cmd_script(int argc, char **argv)
 	memset(&c, 0, sizeof(c));
 	c.fields = F_DEFAULT;
 	ret = perf_cmd_main(&cmd, &c.a, &c, argc, argv);
-	free(c.text);
+	lb_free(&c.line);
 	return ret;
 }

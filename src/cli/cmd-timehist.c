@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "linebuf.h"
 #include "perfopts.h"
 
 static const char th_usage[] =
@@ -41,6 +42,8 @@ struct th_cli {
 	struct perf_args a;
 	struct srep_timehist_opts o;
 	bool summary, summary_only;
+	struct linebuf line;		/* the current text line */
+	bool nomem;			/* a line could not be built */
 };
 
 static int on_opt(void *ctx, int id, const char *arg)
@@ -81,32 +84,59 @@ static void header(FILE *f, int w, bool state)
 		dots, state ? "  " : "", state ? 5 : 0, dots);
 }
 
-static void text_line(FILE *f, const struct srep_timehist_line *l, int w, const struct th_cli *c)
+/* ms() into a line */
+static void lb_ms(struct linebuf *lb, uint64_t ns, int width)
 {
+	lb_uint(lb, ns / 1000000u, width, false);
+	lb_char(lb, '.');
+	lb_uint(lb, ns % 1000000u / 1000u, 3, true);
+	lb_char(lb, ' ');
+}
+
+static void text_line(FILE *f, const struct srep_timehist_line *l, int w, struct th_cli *c)
+{
+	struct linebuf *lb = &c->line;
 	char t[32];
 
-	perf_usec(t, sizeof(t), l->time);
 	if (l->kind == SREP_TH_LOST) {
+		perf_usec(t, sizeof(t), l->time);
 		fprintf(f, "%15s lost %" PRIu64 " events on cpu %d\n", t, l->lost, l->cpu);
 		return;
 	}
-	fprintf(f, "%15s [%04d]  %-*s ", t, l->cpu, w, l->task);
+	/* "%15s [%04d]  %-*s " */
+	lb_sec_usec(lb, l->time, 15);
+	lb_mem(lb, " [", 2);
+	lb_int(lb, l->cpu, 4, true);
+	lb_mem(lb, "]  ", 3);
+	lb_pad_str(lb, l->task, -w);
+	lb_char(lb, ' ');
 	if (l->kind == SREP_TH_WAKEUP || l->kind == SREP_TH_MIGRATE) {
-		fprintf(f, "  %9s  %9s  %9s %s: %s", "", "", "",
-			l->kind == SREP_TH_WAKEUP ? "awakened" : "migrated", l->other);
-		if (l->kind == SREP_TH_MIGRATE)
-			fprintf(f, " cpu %d => %d", l->orig_cpu, l->dest_cpu);
-		fputc('\n', f);
-		return;
+		lb_fill(lb, ' ', 2 + 9 + 2 + 9 + 2 + 9 + 1);	/* "  %9s  %9s  %9s " of "" */
+		lb_str(lb, l->kind == SREP_TH_WAKEUP ? "awakened: " : "migrated: ");
+		lb_str(lb, l->other);
+		if (l->kind == SREP_TH_MIGRATE) {
+			lb_mem(lb, " cpu ", 5);
+			lb_int(lb, l->orig_cpu, 0, false);
+			lb_mem(lb, " => ", 4);
+			lb_int(lb, l->dest_cpu, 0, false);
+		}
+	} else {
+		lb_ms(lb, l->wait_ns, 6);
+		lb_ms(lb, l->delay_ns, 6);
+		lb_ms(lb, l->run_ns, 6);
+		if (c->o.state) {
+			lb_fill(lb, ' ', 5);	/* " %5c " */
+			lb_char(lb, l->state);
+			lb_char(lb, ' ');
+		}
+		if (c->o.wakeups) {
+			lb_fill(lb, ' ', 2);	/* "  %-*s" of "" */
+			lb_fill(lb, ' ', w > 0 ? (size_t)w : 0);
+		}
 	}
-	ms(f, l->wait_ns, 6);
-	ms(f, l->delay_ns, 6);
-	ms(f, l->run_ns, 6);
-	if (c->o.state)
-		fprintf(f, " %5c ", l->state);
-	if (c->o.wakeups)
-		fprintf(f, "  %-*s", w, "");
-	fputc('\n', f);
+	lb_char(lb, '\n');
+	if (lb_write(lb, f))
+		c->nomem = true;	/* write errors show at cli_out_commit's check of f */
 }
 
 static void json_line(FILE *f, const struct srep_timehist_line *l)
@@ -286,6 +316,8 @@ static int run(struct th_cli *c, struct srep_session *s, struct srep_timehist *t
 			text_line(f, &line, srep_timehist__comm_width(th), c);
 	}
 	cli_progress_done(&prog);
+	if (ret == 0 && c->nomem)
+		ret = srep_error__set(err, SREP_E_NOMEM, "out of memory for an output line");
 	if (ret == 0 && c->summary)
 		ret = srep_timehist__finish(th, err);
 	if (ret == 0 && c->summary && c->a.json)
@@ -329,6 +361,10 @@ int cmd_timehist(int argc, char **argv)
 	static const struct perf_cmd cmd = { th_usage, th_desc, th_opts, on_opt, run_timehist };
 	struct th_cli c;
 
+	int ret;
+
 	memset(&c, 0, sizeof(c));
-	return perf_cmd_main(&cmd, &c.a, &c, argc, argv);
+	ret = perf_cmd_main(&cmd, &c.a, &c, argc, argv);
+	lb_free(&c.line);
+	return ret;
 }

@@ -14,7 +14,8 @@ schedrep_SOURCES += %reldir%/output.c %reldir%/json-print.c %reldir%/xml-text.c 
 	%reldir%/cmd-compare.c %reldir%/compare.h %reldir%/compare-text.c \
 	%reldir%/compare-json.c %reldir%/compare-html.c %reldir%/compare-runs.c \
 	%reldir%/cmd-replay.c %reldir%/replay-print.c %reldir%/replay-print.h \
-	%reldir%/perfopts.c %reldir%/perfopts.h %reldir%/cmd-latency.c %reldir%/cmd-timehist.c \
+	%reldir%/perfopts.c %reldir%/perfopts.h %reldir%/linebuf.c %reldir%/linebuf.h \
+	%reldir%/cmd-latency.c %reldir%/cmd-timehist.c \
 	%reldir%/cmd-script.c %reldir%/cmd-map.c \
 	%reldir%/cmd-fastforward.c %reldir%/ff-log.c %reldir%/ff-log.h \
 	%reldir%/cmd-simpoint.c %reldir%/simpoint-out.c %reldir%/simpoint-out.h \

@@ -14,8 +14,11 @@
  * into a letter through the trace's own print format (DECISIONS.md); the answer
  * is memoised per value, so that costs one evaluation per distinct value.
  *
- * A session is single-threaded: tp_decode() updates that memo through a
- * const tp_event.
+ * tp_print() gives the text of a payload as its print format says; for the
+ * sched events tp_native.c writes it, libtraceevent for the rest.
+ *
+ * A session is single-threaded: tp_decode() updates that memo, and tp_print()
+ * its buffer and tp_native's memo, through a const tp_event.
  */
 #include <limits.h>
 #include <stdarg.h>
@@ -91,6 +94,7 @@ struct tp_event {
 	int nr_fields;
 	struct tp_memo *memo;		/* sched_switch only */
 	struct trace_seq *seq;		/* tp_print's buffer, made on first use (see top) */
+	struct tp_native *native;	/* tp_print without libtraceevent; NULL: with it */
 };
 
 
@@ -122,6 +126,7 @@ static void tp_event_free(struct tp_event *t)
 	if (t->seq)
 		trace_seq_destroy(t->seq);
 	free(t->seq);
+	tp_native_free(t->native);
 	if (t->memo)
 		free(t->memo->rec);
 	free(t->memo);
@@ -319,6 +324,7 @@ static struct tp_event *tp_event_new(struct tp_ctx *tp, struct tep_event *tev)
 		tp_event_free(t);
 		return NULL;
 	}
+	t->native = tp_native_new(tp->tep, tev, tp->big_endian);	/* NULL: libtraceevent prints */
 	t->next = tp->events;
 	tp->events = t;
 	return t;
@@ -850,15 +856,19 @@ static bool payload_ok(const struct tp_event *t, const uint8_t *raw, uint32_t n)
 	return true;
 }
 
-int tp_print(const struct tp_event *t, const uint8_t *raw, uint32_t n, int32_t cpu, char *buf,
-	     size_t size)
+int tp_print_native(const struct tp_event *t, const uint8_t *raw, uint32_t n, char *buf,
+		    size_t size)
+{
+	return t->native ? tp_native_print(t->native, raw, n, buf, size) : -1;
+}
+
+int tp_print_tep(const struct tp_event *t, const uint8_t *raw, uint32_t n, int32_t cpu,
+		 char *buf, size_t size)
 {
 	struct tep_record rec;
 	struct tp_event *mt = (struct tp_event *)t;	/* the buffer only: see top */
 	int len;
 
-	if (!t || !raw || !payload_ok(t, raw, n))
-		return SREP_E_CORRUPT;
 	if (!mt->seq) {
 		mt->seq = malloc(sizeof(*mt->seq));
 		if (!mt->seq)
@@ -878,4 +888,15 @@ int tp_print(const struct tp_event *t, const uint8_t *raw, uint32_t n, int32_t c
 	if (size)
 		snprintf(buf, size, "%s", mt->seq->buffer);
 	return len;
+}
+
+int tp_print(const struct tp_event *t, const uint8_t *raw, uint32_t n, int32_t cpu, char *buf,
+	     size_t size)
+{
+	int len;
+
+	if (!t || !raw || !payload_ok(t, raw, n))
+		return SREP_E_CORRUPT;
+	len = tp_print_native(t, raw, n, buf, size);
+	return len >= 0 ? len : tp_print_tep(t, raw, n, cpu, buf, size);
 }

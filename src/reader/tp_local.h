@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tp_local.h - what tp.c (formats, payloads) and tp_blob.c (the tracing data
- * blob) share. Only those two files include libtraceevent.
+ * tp_local.h - what tp.c (formats, payloads), tp_blob.c (the tracing data
+ * blob) and tp_native.c (sched events' text) share. Only those three files
+ * include libtraceevent.
  */
 #ifndef SREP_TP_LOCAL_H
 #define SREP_TP_LOCAL_H
@@ -19,5 +20,23 @@ struct tp_ctx {
 	bool big_endian;
 	struct tp_event *events;
 };
+
+/*
+ * tp_native.c: the text tep_print_event() prints for a sched_* event, made
+ * without it per event. NULL when the event's print format has more than
+ * the native printer knows (then libtraceevent prints it).
+ */
+struct tp_native;
+struct tp_native *tp_native_new(struct tep_handle *tep, struct tep_event *tev, bool big_endian);
+void tp_native_free(struct tp_native *nv);
+/* snprintf rules into buf; -1 when this payload is libtraceevent's to print */
+int tp_native_print(struct tp_native *nv, const uint8_t *raw, uint32_t n, char *buf,
+		    size_t size);
+
+/* tp_print()'s two ways, for tests that compare them; the payload checked first */
+int tp_print_native(const struct tp_event *t, const uint8_t *raw, uint32_t n, char *buf,
+		    size_t size);	/* -1: not natively */
+int tp_print_tep(const struct tp_event *t, const uint8_t *raw, uint32_t n, int32_t cpu,
+		 char *buf, size_t size);
 
 #endif /* SREP_TP_LOCAL_H */

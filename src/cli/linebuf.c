@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * linebuf.c - the out-of-line part of linebuf.h: growing, padding,
+ * integers two digits at a time.
+ */
+#include <stdlib.h>
+
+#include "linebuf.h"
+
+#define LB_MIN_CAP 256
+
+void lb_free(struct linebuf *lb)
+{
+	free(lb->p);
+	memset(lb, 0, sizeof(*lb));
+}
+
+bool lb_grow(struct linebuf *lb, size_t n)
+{
+	size_t cap = lb->cap ? lb->cap : LB_MIN_CAP;
+	char *p;
+
+	if (lb->failed)
+		return false;
+	while (cap - lb->len < n) {
+		if (cap > SIZE_MAX / 2)
+			goto fail;
+		cap *= 2;
+	}
+	p = realloc(lb->p, cap);
+	if (!p)
+		goto fail;
+	lb->p = p;
+	lb->cap = cap;
+	return true;
+fail:
+	lb->failed = true;
+	return false;
+}
+
+int lb_write(struct linebuf *lb, FILE *f)
+{
+	bool failed = lb->failed;
+
+	if (!failed && lb->len)
+		fwrite(lb->p, 1, lb->len, f);
+	lb->len = 0;
+	lb->failed = false;
+	return failed ? -1 : 0;
+}
+
+void lb_fill(struct linebuf *lb, char c, size_t n)
+{
+	if (lb_room(lb, n)) {
+		memset(lb->p + lb->len, c, n);
+		lb->len += n;
+	}
+}
+
+/*
+ * pre, then the n bytes at s, padded to |width| with pad before (width > 0)
+ * or spaces after (width < 0): printf's field, reserved and written at once
+ */
+static void field(struct linebuf *lb, const char *pre, size_t npre, const char *s, size_t n,
+		  int width, char pad)
+{
+	size_t w = width < 0 ? (size_t)-(int64_t)width : (size_t)width;
+	size_t fill = w > n + npre ? w - n - npre : 0;
+	char *o;
+
+	if (!lb_room(lb, fill + npre + n))
+		return;
+	o = lb->p + lb->len;
+	lb->len += fill + npre + n;
+	if (width > 0 && pad == ' ') {
+		memset(o, ' ', fill);
+		o += fill;
+	}
+	memcpy(o, pre, npre);	/* a sign goes before zeros, after spaces */
+	o += npre;
+	if (width > 0 && pad == '0') {
+		memset(o, '0', fill);
+		o += fill;
+	}
+	memcpy(o, s, n);
+	if (width < 0)
+		memset(o + n, ' ', fill);
+}
+
+void lb_pad_str(struct linebuf *lb, const char *s, int width)
+{
+	field(lb, "", 0, s, strlen(s), width, ' ');
+}
+
+static const char digit_pairs[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* v in decimal, ending at end; returns where it starts */
+static char *digits(char *end, uint64_t v)
+{
+	char *p = end;
+
+	while (v >= 100) {
+		unsigned d = (unsigned)(v % 100) * 2;
+
+		v /= 100;
+		*--p = digit_pairs[d + 1];
+		*--p = digit_pairs[d];
+	}
+	if (v >= 10) {
+		*--p = digit_pairs[v * 2 + 1];
+		*--p = digit_pairs[v * 2];
+	} else {
+		*--p = (char)('0' + v);
+	}
+	return p;
+}
+
+static void number(struct linebuf *lb, bool neg, uint64_t mag, int width, bool zero)
+{
+	char buf[24], *end = buf + sizeof(buf), *p = digits(end, mag);
+
+	field(lb, "-", neg, p, (size_t)(end - p), width, zero ? '0' : ' ');
+}
+
+void lb_int(struct linebuf *lb, int64_t v, int width, bool zero)
+{
+	number(lb, v < 0, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, width, zero);
+}
+
+void lb_uint(struct linebuf *lb, uint64_t v, int width, bool zero)
+{
+	number(lb, false, v, width, zero);
+}
+
+void lb_sec_usec(struct linebuf *lb, uint64_t ns, int width)
+{
+	char buf[32], *end = buf + sizeof(buf), *p;
+
+	/* 1000000 + usec gives the six digits with their zeros; the 1 becomes the point */
+	p = digits(end, 1000000u + ns % 1000000000u / 1000u);
+	*p = '.';
+	p = digits(p, ns / 1000000000u);
+	field(lb, "", 0, p, (size_t)(end - p), width, ' ');
+}

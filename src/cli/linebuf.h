@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * linebuf.h - a line of text built in memory and written with one fwrite:
+ * the perf-named commands print hundreds of thousands of lines, and a
+ * printf per field was most of their time. Integers are written two digits
+ * at a time; padding follows printf's (%*d, %-*d, %0*d, %*s).
+ */
+#ifndef SREP_LINEBUF_H
+#define SREP_LINEBUF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+struct linebuf {
+	char *p;
+	size_t len, cap;
+	bool failed;			/* out of memory: the line is cut, lb_write says so */
+};
+
+void lb_free(struct linebuf *lb);
+/* room for n more bytes; false (and lb->failed) without memory */
+bool lb_grow(struct linebuf *lb, size_t n);
+/*
+ * the line so far to f, then empty it; -1 if memory ran out building it
+ * (nothing written). Write errors stay on f, for ferror() as with fprintf.
+ */
+int lb_write(struct linebuf *lb, FILE *f);
+
+static inline bool lb_room(struct linebuf *lb, size_t n)
+{
+	return lb->cap - lb->len >= n || lb_grow(lb, n);
+}
+
+static inline void lb_mem(struct linebuf *lb, const char *s, size_t n)
+{
+	if (lb_room(lb, n)) {
+		memcpy(lb->p + lb->len, s, n);
+		lb->len += n;
+	}
+}
+
+static inline void lb_str(struct linebuf *lb, const char *s)
+{
+	lb_mem(lb, s, strlen(s));
+}
+
+static inline void lb_char(struct linebuf *lb, char c)
+{
+	if (lb_room(lb, 1))
+		lb->p[lb->len++] = c;
+}
+
+/* n copies of c */
+void lb_fill(struct linebuf *lb, char c, size_t n);
+/* printf's %*s (width > 0: right-aligned) and %-*s (width < 0: left-aligned) */
+void lb_pad_str(struct linebuf *lb, const char *s, int width);
+/* printf's %*PRId64, %-*PRId64 (width < 0) and %0*PRId64 (zero) */
+void lb_int(struct linebuf *lb, int64_t v, int width, bool zero);
+void lb_uint(struct linebuf *lb, uint64_t v, int width, bool zero);
+/* perf's seconds.microseconds of a time in ns ("%*s" of "%llu.%06llu") */
+void lb_sec_usec(struct linebuf *lb, uint64_t ns, int width);
+
+#endif /* SREP_LINEBUF_H */

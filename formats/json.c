@@ -338,6 +338,21 @@ static void put_member(struct emit *e, const struct srep_event *ev, const struct
 	}
 }
 
+/*
+ * A member's ',"key":' (without the comma for the first): a copy of fixed
+ * size, the tail beyond the key overwritten next. A copy of the key's own
+ * length was a call (or rep movs) per member, a fifth of jw_event's time.
+ */
+static inline void put_key(struct emit *e, const struct jw_key *k, bool first)
+{
+	char *o = emit_room(e, sizeof(k->text));
+
+	if (!o)
+		return;
+	memcpy(o, k->text + first, sizeof(k->text) - 1);
+	e->len += k->len - first;
+}
+
 /* the union's members in schedrep/schema.h's order; ",\"key\":" made once per member */
 static void put_union(struct jw *w, const struct srep_event *ev)
 {
@@ -348,12 +363,7 @@ static void put_union(struct jw *w, const struct srep_event *ev)
 		return;
 	end = w->first_member[kind] + w->nr_members[kind];
 	for (i = w->first_member[kind]; i < end; i++) {
-		const struct jw_key *k = &w->keys[i];
-
-		if (i == w->first_member[kind])
-			emit_raw(&w->out, k->text + 1, k->len - 1u);
-		else
-			emit_raw(&w->out, k->text, k->len);
+		put_key(&w->out, &w->keys[i], i == w->first_member[kind]);
 		put_member(&w->out, ev, &w->schema[i]);
 	}
 }

@@ -43,6 +43,7 @@ struct jw {
 		uint8_t len;
 	} *keys;
 	size_t first_member[SREP_EV_MAX], nr_members[SREP_EV_MAX];
+	struct jw_key kinds[SREP_EV_MAX];	/* ,"k":"NAME","src":" ([0]: unknown) */
 };
 
 /* ---- values ---- */
@@ -386,6 +387,11 @@ static int keys_init(struct jw *w)
 			w->nr_members[m->kind]++;
 		}
 	}
+	/* kind 0 is none: srep_event_kind_name() calls it "unknown" */
+	for (i = 0; i < SREP_EV_MAX; i++)
+		w->kinds[i].len = (uint8_t)snprintf(w->kinds[i].text, sizeof(w->kinds[i].text),
+						    ",\"k\":\"%s\",\"src\":\"",
+						    srep_event_kind_name((enum srep_event_kind)i));
 	return 0;
 }
 
@@ -436,8 +442,6 @@ static void put_fields(struct emit *e, const struct srep_event *ev, int n)
 	}
 	emit_char(e, ']');
 }
-
-static const char *const sources[] = { "tp", "rec", "smp", "json" };
 
 /* ---- symbolized frames ---- */
 
@@ -574,6 +578,85 @@ static int put_frames(struct jw *w, const struct srep_event *ev, struct srep_err
 	return 0;
 }
 
+/*
+ * The event's fixed fields, written through a cursor into room taken once:
+ * checking for room and storing the length around every value was most of
+ * jw_event's own time. The longest head: {"t": and a quoted 20-digit
+ * number (27), the kind and source (28 + 5), cpu, pid, tid, e, fl, period
+ * (at most 10 + 22 each) and ip and addr (at most 12 + 16 each).
+ */
+#define HEAD_MAX	320
+#define CUR_LIT(o, s)	(memcpy((o), "" s, sizeof(s) - 1), (o) + sizeof(s) - 1)
+
+static char *cur_uint(char *o, uint64_t v)
+{
+	if (v <= JSON_SAFE_INT)
+		return fmt_dec(o, v);
+	*o++ = '"';
+	o = fmt_dec(o, v);
+	*o++ = '"';
+	return o;
+}
+
+static char *cur_int(char *o, int64_t v)
+{
+	bool safe = v >= -(int64_t)JSON_SAFE_INT && v <= (int64_t)JSON_SAFE_INT;
+
+	if (!safe)
+		*o++ = '"';
+	if (v < 0) {
+		*o++ = '-';
+		o = fmt_dec(o, (uint64_t)0 - (uint64_t)v);
+	} else {
+		o = fmt_dec(o, (uint64_t)v);
+	}
+	if (!safe)
+		*o++ = '"';
+	return o;
+}
+
+static char *cur_hex(char *o, uint64_t v)
+{
+	o = CUR_LIT(o, "\"0x");
+	o = fmt_hex(o, v);
+	*o++ = '"';
+	return o;
+}
+
+/* the source's name and closing quote, each copied as 8 bytes */
+static const char sources[][8] = { "tp\"", "rec\"", "smp\"", "json\"", "?\"" };
+
+static void put_head(struct jw *w, const struct srep_event *ev)
+{
+	struct emit *e = &w->out;
+	const struct jw_key *k = &w->kinds[ev->kind > 0 && ev->kind < SREP_EV_MAX ? ev->kind : 0];
+	const char *src = sources[(unsigned)ev->source < 4 ? ev->source : 4];
+	char *o = emit_room(e, HEAD_MAX);
+
+	if (!o)
+		return;
+	o = CUR_LIT(o, "{\"t\":");
+	o = cur_uint(o, ev->time);
+	memcpy(o, k->text, sizeof(k->text) - 1);
+	o += k->len;
+	memcpy(o, src, sizeof(sources[0]));
+	o += strlen(src);
+	o = cur_int(CUR_LIT(o, ",\"cpu\":"), ev->cpu);
+	o = cur_int(CUR_LIT(o, ",\"pid\":"), ev->pid);
+	o = cur_int(CUR_LIT(o, ",\"tid\":"), ev->tid);
+	if (ev->evsel >= 0)
+		o = cur_int(CUR_LIT(o, ",\"e\":"), ev->evsel);
+	if (ev->flags)
+		o = cur_uint(CUR_LIT(o, ",\"fl\":"), ev->flags);
+	if (ev->ip)
+		o = cur_hex(CUR_LIT(o, ",\"ip\":"), ev->ip);
+	if (ev->period)
+		o = cur_uint(CUR_LIT(o, ",\"period\":"), ev->period);
+	if (ev->addr)
+		o = cur_hex(CUR_LIT(o, ",\"addr\":"), ev->addr);
+	e->len = (size_t)(o - e->buf);
+}
+
 static int jw_event(void *state, const struct srep_event *ev, struct srep_error *err)
 {
 	struct jw *w = state;
@@ -584,26 +667,7 @@ static int jw_event(void *state, const struct srep_event *ev, struct srep_error 
 	/* untimed events (perf's synthesized records) belong to every window */
 	if (ev->time && (ev->time < w->ctx->from || ev->time > w->ctx->to))
 		return 0;
-	emit_lit(e, "{\"t\":");
-	put_uint(e, ev->time);
-	emit_lit(e, ",\"k\":\"");
-	emit_cstr(e, srep_event_kind_name(ev->kind));
-	emit_lit(e, "\",\"src\":\"");
-	emit_cstr(e, (unsigned)ev->source < 4 ? sources[ev->source] : "?");
-	emit_char(e, '"');
-	KI(e, "cpu", ev->cpu);
-	KI(e, "pid", ev->pid);
-	KI(e, "tid", ev->tid);
-	if (ev->evsel >= 0)
-		KI(e, "e", ev->evsel);
-	if (ev->flags)
-		KU(e, "fl", ev->flags);
-	if (ev->ip)
-		KEY(e, "ip"), put_hex(e, ev->ip);
-	if (ev->period)
-		KU(e, "period", ev->period);
-	if (ev->addr)
-		KEY(e, "addr"), put_hex(e, ev->addr);
+	put_head(w, ev);
 	if (ev->nr_callchain) {
 		KEY(e, "cc");
 		for (i = 0; i < ev->nr_callchain; i++) {

@@ -77,6 +77,47 @@ static void put_hex(struct emit *e, uint64_t v)
 	emit_char(e, '"');
 }
 
+/*
+ * The same values through a cursor into room taken beforehand (a number
+ * takes at most 22 bytes): for runs of values, one room check for all.
+ */
+#define CUR_LIT(o, s)	(memcpy((o), "" s, sizeof(s) - 1), (o) + sizeof(s) - 1)
+
+static char *cur_uint(char *o, uint64_t v)
+{
+	if (v <= JSON_SAFE_INT)
+		return fmt_dec(o, v);
+	*o++ = '"';
+	o = fmt_dec(o, v);
+	*o++ = '"';
+	return o;
+}
+
+static char *cur_int(char *o, int64_t v)
+{
+	bool safe = v >= -(int64_t)JSON_SAFE_INT && v <= (int64_t)JSON_SAFE_INT;
+
+	if (!safe)
+		*o++ = '"';
+	if (v < 0) {
+		*o++ = '-';
+		o = fmt_dec(o, (uint64_t)0 - (uint64_t)v);
+	} else {
+		o = fmt_dec(o, (uint64_t)v);
+	}
+	if (!safe)
+		*o++ = '"';
+	return o;
+}
+
+static char *cur_hex(char *o, uint64_t v)
+{
+	o = CUR_LIT(o, "\"0x");
+	o = fmt_hex(o, v);
+	*o++ = '"';
+	return o;
+}
+
 /* bytes: a string when they are UTF-8, else {"hex":"..."} */
 static void put_bytes(struct emit *e, const char *s, size_t n)
 {
@@ -430,12 +471,26 @@ static void put_fields(struct emit *e, const struct srep_event *ev, int n)
 	struct srep_field f;
 	int i;
 
-	KEY(e, "f");
-	emit_char(e, '[');
+	bool bad;
+	char *o;
+
+	emit_lit(e, ",\"f\":[");
 	for (i = 0; i < n; i++) {
+		bad = srep_event__field(ev, i, &f) != 0;
+		/* the common field, a number: its comma and digits in one step */
+		if (!bad && (f.kind == SREP_FIELD_INT || f.kind == SREP_FIELD_UINT)) {
+			o = emit_room(e, 24);
+			if (!o)
+				return;
+			if (i)
+				*o++ = ',';
+			o = f.kind == SREP_FIELD_INT ? cur_int(o, f.i) : cur_uint(o, f.u);
+			e->len = (size_t)(o - e->buf);
+			continue;
+		}
 		if (i)
 			emit_char(e, ',');
-		if (srep_event__field(ev, i, &f))
+		if (bad)
 			emit_lit(e, "null");
 		else
 			put_field(e, &f);
@@ -586,42 +641,6 @@ static int put_frames(struct jw *w, const struct srep_event *ev, struct srep_err
  * (at most 10 + 22 each) and ip and addr (at most 12 + 16 each).
  */
 #define HEAD_MAX	320
-#define CUR_LIT(o, s)	(memcpy((o), "" s, sizeof(s) - 1), (o) + sizeof(s) - 1)
-
-static char *cur_uint(char *o, uint64_t v)
-{
-	if (v <= JSON_SAFE_INT)
-		return fmt_dec(o, v);
-	*o++ = '"';
-	o = fmt_dec(o, v);
-	*o++ = '"';
-	return o;
-}
-
-static char *cur_int(char *o, int64_t v)
-{
-	bool safe = v >= -(int64_t)JSON_SAFE_INT && v <= (int64_t)JSON_SAFE_INT;
-
-	if (!safe)
-		*o++ = '"';
-	if (v < 0) {
-		*o++ = '-';
-		o = fmt_dec(o, (uint64_t)0 - (uint64_t)v);
-	} else {
-		o = fmt_dec(o, (uint64_t)v);
-	}
-	if (!safe)
-		*o++ = '"';
-	return o;
-}
-
-static char *cur_hex(char *o, uint64_t v)
-{
-	o = CUR_LIT(o, "\"0x");
-	o = fmt_hex(o, v);
-	*o++ = '"';
-	return o;
-}
 
 /* the source's name and closing quote, each copied as 8 bytes */
 static const char sources[][8] = { "tp\"", "rec\"", "smp\"", "json\"", "?\"" };

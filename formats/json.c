@@ -43,6 +43,7 @@ struct jw {
 		uint8_t len;
 	} *keys;
 	size_t first_member[SREP_EV_MAX], nr_members[SREP_EV_MAX];
+	struct jw_key kinds[SREP_EV_MAX];	/* ,"k":"NAME","src":" ([0]: unknown) */
 };
 
 /* ---- values ---- */
@@ -74,6 +75,47 @@ static void put_hex(struct emit *e, uint64_t v)
 	emit_char(e, '"');
 	emit_hex(e, v);
 	emit_char(e, '"');
+}
+
+/*
+ * The same values through a cursor into room taken beforehand (a number
+ * takes at most 22 bytes): for runs of values, one room check for all.
+ */
+#define CUR_LIT(o, s)	(memcpy((o), "" s, sizeof(s) - 1), (o) + sizeof(s) - 1)
+
+static char *cur_uint(char *o, uint64_t v)
+{
+	if (v <= JSON_SAFE_INT)
+		return fmt_dec(o, v);
+	*o++ = '"';
+	o = fmt_dec(o, v);
+	*o++ = '"';
+	return o;
+}
+
+static char *cur_int(char *o, int64_t v)
+{
+	bool safe = v >= -(int64_t)JSON_SAFE_INT && v <= (int64_t)JSON_SAFE_INT;
+
+	if (!safe)
+		*o++ = '"';
+	if (v < 0) {
+		*o++ = '-';
+		o = fmt_dec(o, (uint64_t)0 - (uint64_t)v);
+	} else {
+		o = fmt_dec(o, (uint64_t)v);
+	}
+	if (!safe)
+		*o++ = '"';
+	return o;
+}
+
+static char *cur_hex(char *o, uint64_t v)
+{
+	o = CUR_LIT(o, "\"0x");
+	o = fmt_hex(o, v);
+	*o++ = '"';
+	return o;
 }
 
 /* bytes: a string when they are UTF-8, else {"hex":"..."} */
@@ -338,6 +380,53 @@ static void put_member(struct emit *e, const struct srep_event *ev, const struct
 	}
 }
 
+/*
+ * A member's ',"key":' (without the comma for the first): a copy of fixed
+ * size, the tail beyond the key overwritten next. A copy of the key's own
+ * length was a call (or rep movs) per member, a fifth of jw_event's time.
+ */
+static inline void put_key(struct emit *e, const struct jw_key *k, bool first)
+{
+	char *o = emit_room(e, sizeof(k->text));
+
+	if (!o)
+		return;
+	memcpy(o, k->text + first, sizeof(k->text) - 1);
+	e->len += k->len - first;
+}
+
+/*
+ * A number member (most of them) with its key in one step, through a
+ * cursor; false for the other types, which go through put_member().
+ */
+static bool put_number_member(struct emit *e, const struct srep_event *ev,
+			      const struct srep_member *m, const struct jw_key *k, bool first)
+{
+	const void *p = (const char *)ev + m->offset;
+	int32_t i32;
+	uint32_t u32;
+	uint64_t u64;
+	char *o;
+
+	if (m->type != SREP_MT_I32 && m->type != SREP_MT_I64 && m->type != SREP_MT_U32 &&
+	    m->type != SREP_MT_U64 && m->type != SREP_MT_ADDR)
+		return false;
+	o = emit_room(e, sizeof(k->text) + 24);
+	if (!o)
+		return true;
+	memcpy(o, k->text + first, sizeof(k->text) - 1);
+	o += k->len - first;
+	switch (m->type) {
+	case SREP_MT_I32:	memcpy(&i32, p, 4); o = cur_int(o, i32); break;
+	case SREP_MT_U32:	memcpy(&u32, p, 4); o = cur_uint(o, u32); break;
+	case SREP_MT_I64:	memcpy(&u64, p, 8); o = cur_int(o, (int64_t)u64); break;
+	case SREP_MT_U64:	memcpy(&u64, p, 8); o = cur_uint(o, u64); break;
+	default:		memcpy(&u64, p, 8); o = cur_hex(o, u64); break;
+	}
+	e->len = (size_t)(o - e->buf);
+	return true;
+}
+
 /* the union's members in schedrep/schema.h's order; ",\"key\":" made once per member */
 static void put_union(struct jw *w, const struct srep_event *ev)
 {
@@ -348,12 +437,10 @@ static void put_union(struct jw *w, const struct srep_event *ev)
 		return;
 	end = w->first_member[kind] + w->nr_members[kind];
 	for (i = w->first_member[kind]; i < end; i++) {
-		const struct jw_key *k = &w->keys[i];
-
-		if (i == w->first_member[kind])
-			emit_raw(&w->out, k->text + 1, k->len - 1u);
-		else
-			emit_raw(&w->out, k->text, k->len);
+		if (put_number_member(&w->out, ev, &w->schema[i], &w->keys[i],
+				      i == w->first_member[kind]))
+			continue;
+		put_key(&w->out, &w->keys[i], i == w->first_member[kind]);
 		put_member(&w->out, ev, &w->schema[i]);
 	}
 }
@@ -376,6 +463,11 @@ static int keys_init(struct jw *w)
 			w->nr_members[m->kind]++;
 		}
 	}
+	/* kind 0 is none: srep_event_kind_name() calls it "unknown" */
+	for (i = 0; i < SREP_EV_MAX; i++)
+		w->kinds[i].len = (uint8_t)snprintf(w->kinds[i].text, sizeof(w->kinds[i].text),
+						    ",\"k\":\"%s\",\"src\":\"",
+						    srep_event_kind_name((enum srep_event_kind)i));
 	return 0;
 }
 
@@ -412,22 +504,33 @@ static void put_field(struct emit *e, const struct srep_field *f)
 static void put_fields(struct emit *e, const struct srep_event *ev, int n)
 {
 	struct srep_field f;
+	bool bad;
+	char *o;
 	int i;
 
-	KEY(e, "f");
-	emit_char(e, '[');
+	emit_lit(e, ",\"f\":[");
 	for (i = 0; i < n; i++) {
+		bad = srep_event__field(ev, i, &f) != 0;
+		/* the common field, a number: its comma and digits in one step */
+		if (!bad && (f.kind == SREP_FIELD_INT || f.kind == SREP_FIELD_UINT)) {
+			o = emit_room(e, 24);
+			if (!o)
+				return;
+			if (i)
+				*o++ = ',';
+			o = f.kind == SREP_FIELD_INT ? cur_int(o, f.i) : cur_uint(o, f.u);
+			e->len = (size_t)(o - e->buf);
+			continue;
+		}
 		if (i)
 			emit_char(e, ',');
-		if (srep_event__field(ev, i, &f))
+		if (bad)
 			emit_lit(e, "null");
 		else
 			put_field(e, &f);
 	}
 	emit_char(e, ']');
 }
-
-static const char *const sources[] = { "tp", "rec", "smp", "json" };
 
 /* ---- symbolized frames ---- */
 
@@ -564,6 +667,49 @@ static int put_frames(struct jw *w, const struct srep_event *ev, struct srep_err
 	return 0;
 }
 
+/*
+ * The event's fixed fields, written through a cursor into room taken once:
+ * checking for room and storing the length around every value was most of
+ * jw_event's own time. The longest head: {"t": and a quoted 20-digit
+ * number (27), the kind and source (28 + 5), cpu, pid, tid, e, fl, period
+ * (at most 10 + 22 each) and ip and addr (at most 12 + 16 each).
+ */
+#define HEAD_MAX	320
+
+/* the source's name and closing quote, each copied as 8 bytes */
+static const char sources[][8] = { "tp\"", "rec\"", "smp\"", "json\"", "?\"" };
+
+static void put_head(struct jw *w, const struct srep_event *ev)
+{
+	struct emit *e = &w->out;
+	const struct jw_key *k = &w->kinds[ev->kind > 0 && ev->kind < SREP_EV_MAX ? ev->kind : 0];
+	const char *src = sources[(unsigned)ev->source < 4 ? ev->source : 4];
+	char *o = emit_room(e, HEAD_MAX);
+
+	if (!o)
+		return;
+	o = CUR_LIT(o, "{\"t\":");
+	o = cur_uint(o, ev->time);
+	memcpy(o, k->text, sizeof(k->text) - 1);
+	o += k->len;
+	memcpy(o, src, sizeof(sources[0]));
+	o += strlen(src);
+	o = cur_int(CUR_LIT(o, ",\"cpu\":"), ev->cpu);
+	o = cur_int(CUR_LIT(o, ",\"pid\":"), ev->pid);
+	o = cur_int(CUR_LIT(o, ",\"tid\":"), ev->tid);
+	if (ev->evsel >= 0)
+		o = cur_int(CUR_LIT(o, ",\"e\":"), ev->evsel);
+	if (ev->flags)
+		o = cur_uint(CUR_LIT(o, ",\"fl\":"), ev->flags);
+	if (ev->ip)
+		o = cur_hex(CUR_LIT(o, ",\"ip\":"), ev->ip);
+	if (ev->period)
+		o = cur_uint(CUR_LIT(o, ",\"period\":"), ev->period);
+	if (ev->addr)
+		o = cur_hex(CUR_LIT(o, ",\"addr\":"), ev->addr);
+	e->len = (size_t)(o - e->buf);
+}
+
 static int jw_event(void *state, const struct srep_event *ev, struct srep_error *err)
 {
 	struct jw *w = state;
@@ -574,26 +720,7 @@ static int jw_event(void *state, const struct srep_event *ev, struct srep_error 
 	/* untimed events (perf's synthesized records) belong to every window */
 	if (ev->time && (ev->time < w->ctx->from || ev->time > w->ctx->to))
 		return 0;
-	emit_lit(e, "{\"t\":");
-	put_uint(e, ev->time);
-	emit_lit(e, ",\"k\":\"");
-	emit_cstr(e, srep_event_kind_name(ev->kind));
-	emit_lit(e, "\",\"src\":\"");
-	emit_cstr(e, (unsigned)ev->source < 4 ? sources[ev->source] : "?");
-	emit_char(e, '"');
-	KI(e, "cpu", ev->cpu);
-	KI(e, "pid", ev->pid);
-	KI(e, "tid", ev->tid);
-	if (ev->evsel >= 0)
-		KI(e, "e", ev->evsel);
-	if (ev->flags)
-		KU(e, "fl", ev->flags);
-	if (ev->ip)
-		KEY(e, "ip"), put_hex(e, ev->ip);
-	if (ev->period)
-		KU(e, "period", ev->period);
-	if (ev->addr)
-		KEY(e, "addr"), put_hex(e, ev->addr);
+	put_head(w, ev);
 	if (ev->nr_callchain) {
 		KEY(e, "cc");
 		for (i = 0; i < ev->nr_callchain; i++) {

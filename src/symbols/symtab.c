@@ -58,6 +58,37 @@ static int cmp_entry(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
+/*
+ * Into cmp_entry()'s order. kallsyms lists the kernel in address order and
+ * only some modules after it out of order (armhf, s390x): the ordered head
+ * stays, the tail is sorted alone and merged in, from the back.
+ */
+static void sort_entries(struct sym_entry *e, size_t nr)
+{
+	size_t head = 1, i, j, k;
+	struct sym_entry *tail;
+
+	while (head < nr && cmp_entry(&e[head - 1], &e[head]) <= 0)
+		head++;
+	if (head >= nr)
+		return;
+	qsort(e + head, nr - head, sizeof(*e), cmp_entry);
+	tail = malloc((nr - head) * sizeof(*e));
+	if (!tail) {
+		qsort(e, nr, sizeof(*e), cmp_entry);
+		return;
+	}
+	memcpy(tail, e + head, (nr - head) * sizeof(*e));
+	i = head, j = nr - head, k = nr;
+	while (j > 0) {
+		if (i > 0 && cmp_entry(&e[i - 1], &tail[j - 1]) > 0)
+			e[--k] = e[--i];
+		else
+			e[--k] = tail[--j];
+	}
+	free(tail);
+}
+
 static uint64_t page_up(uint64_t v)
 {
 	return (v + 4095) & ~(uint64_t)4095;
@@ -114,11 +145,7 @@ void symtab_finish(struct symtab *t, bool kallsyms)
 
 	if (!t->nr)
 		return;
-	/* kallsyms lists the kernel in address order: sorting is then not needed */
-	for (i = 1; i < t->nr && cmp_entry(&t->e[i - 1], &t->e[i]) <= 0; i++)
-		;
-	if (i < t->nr)
-		qsort(t->e, t->nr, sizeof(*t->e), cmp_entry);
+	sort_entries(t->e, t->nr);
 	fixup_end(t->e, t->nr, kallsyms);
 	for (i = 0; i < t->nr; ) {
 		best = i;

@@ -16,7 +16,21 @@
 typedef void (*emit_fn)(struct emit *e, uint64_t v);
 typedef int (*print_fn)(char *buf, size_t size, uint64_t v);
 
-/* every power of ten and its neighbours, the extremes, and pseudo-random values */
+/* where the writers change method: 32 bits, the 8-digit blocks, signed limits */
+static const uint64_t edges[] = {
+	UINT64_MAX, UINT64_MAX - 1, UINT32_MAX, UINT32_MAX + 1ull, (1ull << 53) - 1,
+	1ull << 53, (1ull << 53) + 1, INT64_MAX, (uint64_t)INT64_MAX + 1,
+	(uint64_t)INT64_MAX + 2, 99999999ull * 100000000 + 99999999, 100000000ull * 100000000 - 1,
+	1844ull * 10000000000000000 + 6744073709551615, 10000000000000000ull + 1,
+	100000001ull * 100000000, 12345678901234567890ull,
+};
+#define NR_EDGES	(sizeof(edges) / sizeof(edges[0]))
+#define NR_SMALL	3000	/* 0..2999: every fraction of a microsecond, both sides of 1000 */
+
+/*
+ * Every power of ten and its neighbours, the edges above, every small value,
+ * and pseudo-random values of every length.
+ */
 static uint64_t value(unsigned i)
 {
 	static uint64_t x = 0x9e3779b97f4a7c15ull;
@@ -28,8 +42,12 @@ static uint64_t value(unsigned i)
 			p *= 10;
 		return p + (i % 3) - 1;
 	}
-	if (i == 60)
-		return UINT64_MAX;
+	i -= 60;
+	if (i < NR_EDGES)
+		return edges[i];
+	i -= NR_EDGES;
+	if (i < NR_SMALL)
+		return i;
 	x ^= x << 13, x ^= x >> 7, x ^= x << 17;
 	return x >> (i % 64);
 }

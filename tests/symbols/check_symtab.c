@@ -4,6 +4,9 @@
  * without a size, the kernel/module border, one symbol per address by
  * perf's preferences, and lookups at the edges.
  */
+#include <stdio.h>
+#include <string.h>
+
 #include "testutil.h"
 #include "sym_local.h"
 
@@ -106,6 +109,50 @@ START_TEST(kallsyms_last_of_group)
 }
 END_TEST
 
+/*
+ * An ordered head and a tail out of order (as armhf's and s390x's module
+ * symbols): the tail's symbols land between, before and after the head's,
+ * and at an address the head has, the later one (the tail's) wins as after
+ * a full sort.
+ */
+START_TEST(ordered_head_unordered_tail)
+{
+	static char names[300][8];
+	uint64_t addr[300], x = 0x2545f4914f6cdd1dull;
+	struct symtab t = { 0 };
+	unsigned i, j, k, distinct = 0, last;
+
+	for (k = 0; k < 300; k++) {
+		if (k < 200) {
+			addr[k] = 0x10000 + 0x100 * (uint64_t)k;
+		} else {
+			/* a head address, a gap between two, or beyond either end */
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			addr[k] = 0xff00 + 0x80 * (x % 404);
+		}
+		snprintf(names[k], sizeof(names[k]), "%c%u", k < 200 ? 'h' : 't', k);
+		add(&t, addr[k], 0, names[k], SYM_GLOBAL, NULL);
+	}
+	symtab_finish(&t, false);
+	for (k = 0; k < 300; k++) {
+		for (j = 0; j < k && addr[j] != addr[k]; j++)
+			;
+		distinct += j == k;
+	}
+	ck_assert_uint_eq(t.nr, distinct);
+	for (i = 0; i < t.nr; i++) {
+		if (i)
+			ck_assert_uint_lt(t.e[i - 1].start, t.e[i].start);
+		/* of the symbols at one address, the last added wins */
+		for (last = 0, k = 0; k < 300; k++)
+			if (addr[k] == t.e[i].start)
+				last = k;
+		ck_assert_str_eq(t.e[i].name, names[last]);
+	}
+	symtab_free(&t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("symtab");
@@ -115,6 +162,7 @@ int main(void)
 	tcase_add_test(tc, kallsyms_module_border);
 	tcase_add_test(tc, one_per_address);
 	tcase_add_test(tc, kallsyms_last_of_group);
+	tcase_add_test(tc, ordered_head_unordered_tail);
 	suite_add_tcase(s, tc);
 	return tu_run_suite(s);
 }

@@ -9,6 +9,8 @@
 
 #include <schedrep/error.h>
 
+#include <schedrep/text.h>
+
 #include "emit.h"
 
 static const char hexdigits[] = "0123456789abcdef";
@@ -183,101 +185,12 @@ void emit_free(struct emit *e)
 
 /* ---- numbers ---- */
 
-/*
- * Decimal digits two at a time from a table, written forwards once the
- * length is known (no reversed copy). Above 2^32 the value is cut into
- * 8-digit blocks by one or two divisions by 10^8; the digits of each block
- * come from 32-bit arithmetic whose four pairs do not depend on each other,
- * instead of a chain of 64-bit divisions by 100.
- */
-static const char digit_pairs[] =
-	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	"8081828384858687888990919293949596979899";
-
-#define TEN8	100000000u
-#define TEN16	10000000000000000ull
-
-static inline void put_pair(char *o, uint32_t v)
-{
-	memcpy(o, digit_pairs + 2 * v, 2);
-}
-
-/* v < 10^8 as exactly eight digits, leading zeros included */
-static inline void put_8digits(char *o, uint32_t v)
-{
-	uint32_t hi = v / 10000, lo = v % 10000;
-
-	put_pair(o, hi / 100);
-	put_pair(o + 2, hi % 100);
-	put_pair(o + 4, lo / 100);
-	put_pair(o + 6, lo % 100);
-}
-
-/* the number of digits of v: log10 from its bit length, then one comparison */
-static inline unsigned u32_len(uint32_t v)
-{
-	static const uint32_t pow10[] = { 1, 10, 100, 1000, 10000, 100000, 1000000,
-					  10000000, 100000000, 1000000000 };
-	unsigned t = ((32u - (unsigned)__builtin_clz(v | 1)) * 1233u) >> 12;
-
-	return t + (v >= pow10[t]);
-}
-
-/* the digits of v from o on; returns their end (at most 10 bytes) */
-static inline char *put_u32(char *o, uint32_t v)
-{
-	char *end, *p;
-
-	if (v < 10) {
-		*o = (char)('0' + v);
-		return o + 1;
-	}
-	if (v < 100) {
-		put_pair(o, v);
-		return o + 2;
-	}
-	end = o + u32_len(v);
-	p = end;
-	while (v >= 100) {
-		p -= 2;
-		put_pair(p, v % 100);
-		v /= 100;
-	}
-	if (v >= 10)
-		put_pair(p - 2, v);
-	else
-		p[-1] = (char)('0' + v);
-	return end;
-}
-
-/* the digits of v from o on; returns their end (at most 20 bytes) */
-static inline char *put_u64(char *o, uint64_t v)
-{
-	uint64_t hi;
-
-	if (v <= UINT32_MAX)
-		return put_u32(o, (uint32_t)v);
-	if (v < TEN16) {
-		hi = v / TEN8;
-		o = put_u32(o, (uint32_t)hi);
-		put_8digits(o, (uint32_t)(v - hi * TEN8));
-		return o + 8;
-	}
-	hi = v / TEN16;
-	v -= hi * TEN16;
-	o = put_u32(o, (uint32_t)hi);
-	put_8digits(o, (uint32_t)(v / TEN8));
-	put_8digits(o + 8, (uint32_t)(v % TEN8));
-	return o + 16;
-}
-
 void emit_u64(struct emit *e, uint64_t v)
 {
 	char *out = emit_room(e, 20);
 
 	if (out)
-		e->len = (size_t)(put_u64(out, v) - e->buf);
+		e->len = (size_t)(srep_u64_text(out, v) - e->buf);
 }
 
 void emit_i64(struct emit *e, int64_t v)
@@ -288,9 +201,9 @@ void emit_i64(struct emit *e, int64_t v)
 		return;
 	if (v < 0) {
 		*out++ = '-';
-		out = put_u64(out, (uint64_t)0 - (uint64_t)v);
+		out = srep_u64_text(out, (uint64_t)0 - (uint64_t)v);
 	} else {
-		out = put_u64(out, (uint64_t)v);
+		out = srep_u64_text(out, (uint64_t)v);
 	}
 	e->len = (size_t)(out - e->buf);
 }
@@ -325,7 +238,7 @@ char *fmt_hex(char *o, uint64_t v)
 
 char *fmt_dec(char *o, uint64_t v)
 {
-	return put_u64(o, v);
+	return srep_u64_text(o, v);
 }
 
 /*
@@ -342,11 +255,12 @@ void emit_us(struct emit *e, uint64_t ns)
 		out[0] = '0';
 		out[1] = '.';
 		out[2] = (char)('0' + ns / 100);
-		put_pair(out + 3, (uint32_t)(ns % 100));
+		out[3] = (char)('0' + ns / 10 % 10);
+		out[4] = (char)('0' + ns % 10);
 		e->len += 5;
 		return;
 	}
-	p = put_u64(out, ns);
+	p = srep_u64_text(out, ns);
 	p[0] = p[-1];
 	p[-1] = p[-2];
 	p[-2] = p[-3];

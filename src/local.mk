@@ -27,6 +27,7 @@ LIBSCHEDREP_STATIC = src/libsrep-all.la
 # the public headers, installed as <schedrep/NAME.h>
 schedrepincludedir = $(includedir)/schedrep
 schedrepinclude_HEADERS = src/include/schedrep/schedrep.h src/include/schedrep/error.h \
+	src/include/schedrep/text.h \
 	src/include/schedrep/session.h src/include/schedrep/select.h \
 	src/include/schedrep/analysis.h src/include/schedrep/symbols.h \
 	src/include/schedrep/schema.h src/include/schedrep/perfsched.h \

@@ -18,7 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "digits.h"
+#include <schedrep/text.h>
+
 #include "pthreads.h"
 
 /* perf's thread_runtime */
@@ -145,22 +146,20 @@ static struct th_rt *idle_of(struct srep_timehist *th, int32_t cpu)
 	return &th->idle[cpu];
 }
 
-/* v in decimal, sign included, ending just before end */
-static char *int_digits(char *end, int32_t v)
+/* v in decimal, sign included, from out on; returns the end */
+static char *int_text(char *out, int32_t v)
 {
-	char *p = srep_digits(end, v < 0 ? 0 - (uint64_t)(int64_t)v : (uint64_t)v);
-
 	if (v < 0)
-		*--p = '-';
-	return p;
+		*out++ = '-';
+	return srep_u64_text(out, v < 0 ? 0 - (uint64_t)(int64_t)v : (uint64_t)v);
 }
 
 /* perf's timehist_get_commstr: "comm[tid/pid]", "comm[tid]", or the comm alone for pid 0 */
 static const char *name_of(struct srep_timehist *th, int slot, long idx)
 {
 	const struct pthread *p;
-	char *buf = th->name[slot], num[SREP_DIGITS_MAX + 1], *d;
-	size_t n, len;
+	char *buf = th->name[slot];
+	size_t n;
 
 	if (idx < 0) {
 		memcpy(buf, "<idle>", 7);
@@ -173,16 +172,10 @@ static const char *name_of(struct srep_timehist *th, int slot, long idx)
 		memcpy(buf, p->comm, n);
 		if (p->pid != 0) {
 			buf[n++] = '[';
-			d = int_digits(num + sizeof(num), p->tid);
-			len = (size_t)(num + sizeof(num) - d);
-			memcpy(buf + n, d, len);
-			n += len;
+			n = (size_t)(int_text(buf + n, p->tid) - buf);
 			if (p->tid != p->pid) {
 				buf[n++] = '/';
-				d = int_digits(num + sizeof(num), p->pid);
-				len = (size_t)(num + sizeof(num) - d);
-				memcpy(buf + n, d, len);
-				n += len;
+				n = (size_t)(int_text(buf + n, p->pid) - buf);
 			}
 			buf[n++] = ']';
 		}

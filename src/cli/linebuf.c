@@ -5,6 +5,8 @@
  */
 #include <stdlib.h>
 
+#include <schedrep/text.h>
+
 #include "linebuf.h"
 
 #define LB_MIN_CAP 256
@@ -92,37 +94,12 @@ void lb_pad_str(struct linebuf *lb, const char *s, int width)
 	field(lb, "", 0, s, strlen(s), width, ' ');
 }
 
-static const char digit_pairs[] =
-	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	"8081828384858687888990919293949596979899";
-
-/* v in decimal, ending at end; returns where it starts */
-static char *digits(char *end, uint64_t v)
-{
-	char *p = end;
-
-	while (v >= 100) {
-		unsigned d = (unsigned)(v % 100) * 2;
-
-		v /= 100;
-		*--p = digit_pairs[d + 1];
-		*--p = digit_pairs[d];
-	}
-	if (v >= 10) {
-		*--p = digit_pairs[v * 2 + 1];
-		*--p = digit_pairs[v * 2];
-	} else {
-		*--p = (char)('0' + v);
-	}
-	return p;
-}
-
 static void number(struct linebuf *lb, bool neg, uint64_t mag, int width, bool zero)
 {
-	char buf[24], *end = buf + sizeof(buf), *p = digits(end, mag);
+	char buf[SREP_U64_TEXT_MAX];
+	char *end = srep_u64_text(buf, mag);
 
-	field(lb, "-", neg, p, (size_t)(end - p), width, zero ? '0' : ' ');
+	field(lb, "-", neg, buf, (size_t)(end - buf), width, zero ? '0' : ' ');
 }
 
 void lb_int(struct linebuf *lb, int64_t v, int width, bool zero)
@@ -137,11 +114,10 @@ void lb_uint(struct linebuf *lb, uint64_t v, int width, bool zero)
 
 void lb_sec_usec(struct linebuf *lb, uint64_t ns, int width)
 {
-	char buf[32], *end = buf + sizeof(buf), *p;
+	char buf[2 * SREP_U64_TEXT_MAX], *p = srep_u64_text(buf, ns / 1000000000u), *dot = p;
 
 	/* 1000000 + usec gives the six digits with their zeros; the 1 becomes the point */
-	p = digits(end, 1000000u + ns % 1000000000u / 1000u);
-	*p = '.';
-	p = digits(p, ns / 1000000000u);
-	field(lb, "", 0, p, (size_t)(end - p), width, ' ');
+	p = srep_u64_text(p, 1000000u + ns % 1000000000u / 1000u);
+	*dot = '.';
+	field(lb, "", 0, buf, (size_t)(p - buf), width, ' ');
 }

@@ -23,8 +23,8 @@
 #include <string.h>
 
 #include <event-parse.h>
+#include <schedrep/text.h>
 
-#include "digits.h"
 #include "reader.h"
 #include "tp_local.h"
 
@@ -94,9 +94,8 @@ static inline void out_put(struct out *o, const char *s, size_t n)
 /* printf's %[0][width]d / u of v; neg says v is the magnitude of a negative number */
 static void out_int(struct out *o, uint64_t v, bool neg, const struct piece *pc)
 {
-	char num[24], pad[32];
-	char *p = srep_digits(num + sizeof(num), v);
-	size_t n = (size_t)(num + sizeof(num) - p), fill = 0;
+	char num[SREP_U64_TEXT_MAX], pad[32];
+	size_t n = (size_t)(srep_u64_text(num, v) - num), fill = 0;
 
 	if (pc->width > n + neg)
 		fill = pc->width - n - neg;
@@ -110,7 +109,7 @@ static void out_int(struct out *o, uint64_t v, bool neg, const struct piece *pc)
 		memset(pad, '0', fill);
 		out_put(o, pad, fill);
 	}
-	out_put(o, p, n);
+	out_put(o, num, n);
 }
 
 /* ---- Compiling the print format ---- */

@@ -25,5 +25,6 @@
 #include <schedrep/schema.h>
 #include <schedrep/perfsched.h>
 #include <schedrep/simpoint.h>
+#include <schedrep/text.h>
 
 #endif /* SCHEDREP_H */

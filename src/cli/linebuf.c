@@ -70,8 +70,8 @@ static void field(struct linebuf *lb, const char *pre, size_t npre, const char *
 	size_t fill = w > n + npre ? w - n - npre : 0;
 	char *o;
 
-	if (!lb_room(lb, fill + npre + n))
-		return;
+	if (!(fill + npre + n) || !lb_room(lb, fill + npre + n))
+		return;		/* nothing: an empty buffer may have no memory yet */
 	o = lb->p + lb->len;
 	lb->len += fill + npre + n;
 	if (width > 0 && pad == ' ') {

@@ -29,7 +29,7 @@
 
 #include "replay.h"
 
-/* 16M actions (about 900 MB): a longer trace is better replayed by time slices */
+/* 16M actions (900 MB of temporary file): longer traces are better replayed by time slices */
 #define RP_MAX_ACTIONS (16u << 20)
 /* CPU numbers come from the file: beyond this they are treated as unknown */
 #define RP_MAX_CPU_SLOTS 65536u
@@ -74,7 +74,7 @@ struct builder {
 	uint64_t first, last;		/* of all timestamped events */
 	uint64_t first_sched;		/* of the first switch or wakeup: side-band records can
 					   start long before the scheduler tracepoints */
-	int failed;			/* SREP_E_NOMEM or SREP_E_LIMIT */
+	int failed;			/* SREP_E_NOMEM, SREP_E_LIMIT or SREP_E_IO */
 };
 
 static uint64_t delta(uint64_t from, uint64_t to)
@@ -706,6 +706,9 @@ static int builder_error(const struct builder *b, struct srep_error *err)
 	if (b->failed == SREP_E_LIMIT)
 		return srep_error__set(err, b->failed, "the plan exceeds %u actions or 2^32 wakeups: "
 				       "select fewer tasks", RP_MAX_ACTIONS);
+	if (b->failed == SREP_E_IO)
+		return srep_error__set(err, b->failed, "cannot write or read the plan's temporary "
+				       "file (tmpfile(), in /tmp)");
 	return srep_error__set(err, b->failed, "no memory for a replay plan");
 }
 

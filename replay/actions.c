@@ -6,9 +6,11 @@
  * the plan grow with the trace (issue 19). Each task keeps its last actions
  * in memory and writes every full block of RP_BLOCK_ACTIONS to one unlinked
  * temporary file of the plan, remembering the block's offset. The last
- * action always stays in memory: the builder still completes it (its
- * wakeup latency) after appending it. Cursors read the blocks back with
- * pread(), so the mockup threads can read one plan at once.
+ * action stays in memory until the next append: the builder still
+ * completes it (its wakeup latency) after appending it. A task that is
+ * done is sealed: its last, shorter block goes to the file too, so the
+ * memory kept is that of the tasks still alive. Cursors read the blocks
+ * back with pread(), so the mockup threads can read one plan at once.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -64,7 +66,7 @@ static int read_all(int fd, void *buf, size_t n, uint64_t off)
 	return 0;
 }
 
-/* the full tail goes to the file as one block */
+/* the tail goes to the file as one block (the last one of a sealed list may be short) */
 static int spill(struct rp_plan *p, struct rp_action_list *l)
 {
 	uint64_t *v;
@@ -81,11 +83,12 @@ static int spill(struct rp_plan *p, struct rp_action_list *l)
 	}
 	ret = spill_open(p);
 	if (!ret)
-		ret = write_all(fileno(p->spill), l->tail, BLOCK_BYTES, p->spill_end);
+		ret = write_all(fileno(p->spill), l->tail, l->nr_tail * sizeof(*l->tail),
+				p->spill_end);
 	if (ret)
 		return ret;
 	l->blocks[l->nr_blocks++] = p->spill_end;
-	p->spill_end += BLOCK_BYTES;
+	p->spill_end += l->nr_tail * sizeof(*l->tail);
 	l->nr_tail = 0;
 	return 0;
 }
@@ -111,7 +114,9 @@ struct rp_action *rp_actions__append(struct rp_plan *p, struct rp_task *t,
 	struct rp_action_list *l = &t->stored;
 	struct rp_action *a;
 
-	*err = 0;
+	*err = l->sealed ? SREP_E_INVAL : 0;
+	if (*err)
+		return NULL;
 	if (l->nr_tail == RP_BLOCK_ACTIONS)
 		*err = spill(p, l);
 	else if (l->nr_tail == l->cap_tail)
@@ -123,6 +128,7 @@ struct rp_action *rp_actions__append(struct rp_plan *p, struct rp_task *t,
 	a->kind = (uint8_t)kind;
 	a->cpu = -1;
 	a->rec_latency_ns = RP_NO_LATENCY;
+	l->nr++;
 	t->nr_actions++;
 	t->nr_kind[kind]++;
 	return a;
@@ -130,7 +136,21 @@ struct rp_action *rp_actions__append(struct rp_plan *p, struct rp_task *t,
 
 size_t rp_actions__nr_stored(const struct rp_task *t)
 {
-	return t->stored.nr_blocks * RP_BLOCK_ACTIONS + t->stored.nr_tail;
+	return t->stored.nr;
+}
+
+int rp_actions__seal(struct rp_plan *p, struct rp_task *t)
+{
+	struct rp_action_list *l = &t->stored;
+	int ret = l->nr_tail ? spill(p, l) : 0;
+
+	if (ret)
+		return ret;
+	free(l->tail);
+	l->tail = NULL;
+	l->cap_tail = 0;
+	l->sealed = true;
+	return 0;
 }
 
 int rp_actions__set_latency(struct rp_plan *p, struct rp_task *t, size_t i, uint64_t ns)
@@ -138,7 +158,7 @@ int rp_actions__set_latency(struct rp_plan *p, struct rp_task *t, size_t i, uint
 	const struct rp_action_list *l = &t->stored;
 	size_t spilled = l->nr_blocks * RP_BLOCK_ACTIONS;
 
-	if (i >= spilled) {
+	if (i >= spilled && !l->sealed) {
 		l->tail[i - spilled].rec_latency_ns = ns;
 		return 0;
 	}
@@ -173,7 +193,7 @@ void rp_cursor__init(struct rp_cursor *c, const struct rp_plan *p, const struct 
 static int stored(struct rp_cursor *c, size_t i, struct rp_action *a)
 {
 	const struct rp_action_list *l = &c->t->stored;
-	size_t nr = i / RP_BLOCK_ACTIONS;
+	size_t nr = i / RP_BLOCK_ACTIONS, n;
 	int ret;
 
 	if (nr >= l->nr_blocks) {
@@ -183,7 +203,10 @@ static int stored(struct rp_cursor *c, size_t i, struct rp_action *a)
 	if (c->block_nr != nr) {
 		if (!c->block && !(c->block = malloc(BLOCK_BYTES)))
 			return SREP_E_NOMEM;
-		ret = read_all(fileno(c->p->spill), c->block, BLOCK_BYTES, l->blocks[nr]);
+		n = l->nr - nr * RP_BLOCK_ACTIONS;
+		n = n < RP_BLOCK_ACTIONS ? n : RP_BLOCK_ACTIONS;
+		ret = read_all(fileno(c->p->spill), c->block, n * sizeof(*c->block),
+			       l->blocks[nr]);
 		if (ret)
 			return ret;
 		c->block_nr = nr;
@@ -206,10 +229,9 @@ static bool renumber(const struct rp_plan *p, struct rp_action *a)
 
 int rp_cursor__next(struct rp_cursor *c, struct rp_action *a)
 {
-	size_t n = rp_actions__nr_stored(c->t);
 	int ret;
 
-	while (c->pos < n) {
+	while (c->pos < c->t->stored.nr) {
 		ret = stored(c, c->pos++, a);
 		if (ret)
 			return ret;

@@ -129,6 +129,15 @@ static void close_burst(struct builder *b, int32_t pi)
 	bt->burst_open = false;
 }
 
+/* a task that is done gets no more actions: they all go to the file, its memory is freed */
+static void seal(struct builder *b, int32_t pi)
+{
+	int ret = rp_actions__seal(b->p, &b->p->tasks[pi]);
+
+	if (ret && !b->failed)
+		b->failed = ret;
+}
+
 /* a running task does something at t: what it ran so far is one RUN */
 static void split_burst(struct builder *b, int32_t pi, uint64_t t)
 {
@@ -301,6 +310,7 @@ static void switch_out(struct builder *b, int32_t pi, uint64_t t, int32_t cpu, b
 		b->p->tasks[pi].exited = true;
 	b->p->tasks[pi].end = t;
 	bt->st = B_DONE;
+	seal(b, pi);
 }
 
 /* the wakeup-to-run latency of the last wakeup is known at the next switch-in */
@@ -726,8 +736,11 @@ int rp_builder__finish(struct rp_builder *rb, struct rp_plan **out, struct srep_
 	int ret;
 
 	*out = NULL;
-	for (i = 0; !b->failed && i < b->p->nr_tasks; i++)
+	for (i = 0; !b->failed && i < b->p->nr_tasks; i++) {
 		finish_task(b, (int32_t)i);
+		if (!b->p->tasks[i].stored.sealed)
+			seal(b, (int32_t)i);
+	}
 	if (!b->failed)
 		b->failed = compact(b->p);
 	if (b->failed)

@@ -93,10 +93,12 @@ struct rp_action {
 #define RP_BLOCK_ACTIONS 128u
 
 struct rp_action_list {
+	size_t nr;			/* actions stored */
 	struct rp_action *tail;		/* not spilled yet, up to RP_BLOCK_ACTIONS */
 	size_t nr_tail, cap_tail;
 	uint64_t *blocks;		/* file offsets of the spilled blocks */
 	size_t nr_blocks, cap_blocks;
+	bool sealed;			/* the tail went too: no more appends */
 };
 
 struct rp_task {
@@ -151,6 +153,8 @@ struct rp_action *rp_actions__append(struct rp_plan *p, struct rp_task *t,
 /* set the recorded wakeup latency of stored action 'i' of 't' */
 int rp_actions__set_latency(struct rp_plan *p, struct rp_task *t, size_t i, uint64_t ns);
 size_t rp_actions__nr_stored(const struct rp_task *t);
+/* 't' is complete: its last actions go to the file too, so a finished task holds no memory */
+int rp_actions__seal(struct rp_plan *p, struct rp_task *t);
 void rp_actions__free(struct rp_action_list *l);
 void rp_actions__close(struct rp_plan *p);
 

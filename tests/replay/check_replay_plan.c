@@ -546,6 +546,12 @@ START_TEST(actions_spill_and_read_back)
 	ck_assert_ptr_nonnull(p->spill);
 	ck_assert_uint_eq(p->tasks[0].stored.nr_blocks, 3);
 	ck_assert_int_eq(rp_actions__set_latency(p, &p->tasks[0], 1, 77), 0);	/* spilled */
+	/* sealed: the 5 last go to the file as a short block, nothing can follow */
+	ck_assert_int_eq(rp_actions__seal(p, &p->tasks[0]), 0);
+	ck_assert_uint_eq(p->tasks[0].stored.nr_blocks, 4);
+	ck_assert_ptr_null(p->tasks[0].stored.tail);
+	ck_assert_ptr_null(rp_actions__append(p, &p->tasks[0], RP_RUN, &ret));
+	ck_assert_int_eq(ret, SREP_E_INVAL);
 	ck_assert_int_eq(rp_actions__set_latency(p, &p->tasks[0], n - 1, 88), 0);
 	rp_cursor__init(&c, p, &p->tasks[0]);
 	for (i = 0; (ret = rp_cursor__next(&c, &got)) > 0; i++) {

@@ -42,7 +42,7 @@ for f in "$CORPUS"/emulated/*.data "$CORPUS"/callchains/*/*.data "$CORPUS"/publi
 	run "$b.info-stats" "$SCHEDREP" info --stats "$f"
 	# the converters need a trace that reads; skip the rest for one that does not
 	[ "$(cat "$OUT/$b.info.rc")" = 0 ] || continue
-	for fmt in perfetto json svg; do
+	for fmt in perfetto json svg rt-app; do
 		run "$b.convert-$fmt" "$SCHEDREP" convert -q -f "$fmt" -o - "$f"
 	done
 	run "$b.convert-criu" "$SCHEDREP" convert -q -f criu --every 0.5 -o "$OUT/$b.criu" "$f"

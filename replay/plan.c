@@ -29,7 +29,7 @@
 
 #include "replay.h"
 
-/* 16M actions (about 900 MB): a longer trace is better replayed by time slices */
+/* 16M actions (900 MB of temporary file): longer traces are better replayed by time slices */
 #define RP_MAX_ACTIONS (16u << 20)
 /* CPU numbers come from the file: beyond this they are treated as unknown */
 #define RP_MAX_CPU_SLOTS 65536u
@@ -74,7 +74,7 @@ struct builder {
 	uint64_t first, last;		/* of all timestamped events */
 	uint64_t first_sched;		/* of the first switch or wakeup: side-band records can
 					   start long before the scheduler tracepoints */
-	int failed;			/* SREP_E_NOMEM or SREP_E_LIMIT */
+	int failed;			/* SREP_E_NOMEM, SREP_E_LIMIT or SREP_E_IO */
 };
 
 static uint64_t delta(uint64_t from, uint64_t to)
@@ -87,30 +87,19 @@ static uint64_t delta(uint64_t from, uint64_t to)
 static struct rp_action *emit(struct builder *b, int32_t pi, enum rp_action_kind kind,
 			      uint64_t rec_time)
 {
-	struct rp_task *t = &b->p->tasks[pi];
 	struct rp_action *a;
+	int ret;
 
 	if (b->p->nr_actions >= RP_MAX_ACTIONS) {
 		b->failed = SREP_E_LIMIT;
 		return NULL;
 	}
-	if (t->nr_actions == t->cap_actions) {
-		size_t cap = t->cap_actions ? t->cap_actions * 2 : 16;
-
-		a = realloc(t->actions, cap * sizeof(*a));
-		if (!a) {
-			b->failed = SREP_E_NOMEM;
-			return NULL;
-		}
-		t->actions = a;
-		t->cap_actions = cap;
+	a = rp_actions__append(b->p, &b->p->tasks[pi], kind, &ret);
+	if (!a) {
+		b->failed = ret;
+		return NULL;
 	}
-	a = &t->actions[t->nr_actions++];
-	memset(a, 0, sizeof(*a));
-	a->kind = (uint8_t)kind;
-	a->cpu = -1;
 	a->rec_time = rec_time;
-	a->rec_latency_ns = RP_NO_LATENCY;
 	b->p->nr_actions++;
 	return a;
 }
@@ -138,6 +127,15 @@ static void close_burst(struct builder *b, int32_t pi)
 		}
 	}
 	bt->burst_open = false;
+}
+
+/* a task that is done gets no more actions: they all go to the file, its memory is freed */
+static void seal(struct builder *b, int32_t pi)
+{
+	int ret = rp_actions__seal(b->p, &b->p->tasks[pi]);
+
+	if (ret && !b->failed)
+		b->failed = ret;
 }
 
 /* a running task does something at t: what it ran so far is one RUN */
@@ -312,6 +310,7 @@ static void switch_out(struct builder *b, int32_t pi, uint64_t t, int32_t cpu, b
 		b->p->tasks[pi].exited = true;
 	b->p->tasks[pi].end = t;
 	bt->st = B_DONE;
+	seal(b, pi);
 }
 
 /* the wakeup-to-run latency of the last wakeup is known at the next switch-in */
@@ -322,7 +321,8 @@ static void note_latency(struct builder *b, int32_t pi, uint64_t t)
 
 	if (bt->lat_action == SIZE_MAX)
 		return;
-	task->actions[bt->lat_action].rec_latency_ns = delta(bt->woken_at, t);
+	if (rp_actions__set_latency(b->p, task, bt->lat_action, delta(bt->woken_at, t)))
+		b->failed = SREP_E_IO;
 	task->latency_sum_ns += delta(bt->woken_at, t);
 	task->nr_latency++;
 	bt->lat_action = SIZE_MAX;
@@ -478,7 +478,7 @@ static void on_wakeup(struct builder *b, const struct srep_event *ev)
 		paired_wakeup(b, pw, pk, ev->time);
 	else
 		timed_sleep(b, pw, ev->time);
-	bt->lat_action = b->p->tasks[pw].nr_actions - 1;
+	bt->lat_action = rp_actions__nr_stored(&b->p->tasks[pw]) - 1;
 	bt->woken_at = ev->time;
 	bt->st = B_RUNNABLE;
 	open_burst(bt, ev->time, -1);
@@ -566,39 +566,68 @@ static void finish_task(struct builder *b, int32_t pi)
 		t->exited = true;
 }
 
-/* drop planned tasks that never ran, and the SPAWNs of them; renumber targets */
+/* stored SPAWNs of 't' that start a task compaction drops ('to' < 0) */
+static int dropped_spawns(const struct rp_plan *p, const struct rp_task *t, const int32_t *to,
+			  size_t *n)
+{
+	struct rp_cursor c;
+	struct rp_action a;
+	int ret;
+
+	*n = 0;
+	rp_cursor__init(&c, p, t);
+	while ((ret = rp_cursor__next(&c, &a)) > 0)
+		*n += a.kind == RP_SPAWN && to[a.target] < 0;
+	rp_cursor__fini(&c);
+	return ret;
+}
+
+/*
+ * Drop planned tasks that never ran, and the SPAWNs of them. The stored
+ * actions keep the old task indices: cursors renumber them as they read.
+ */
 static int compact(struct rp_plan *p)
 {
-	int32_t *to = malloc((p->nr_tasks ? p->nr_tasks : 1) * sizeof(*to));
-	size_t i, j, k, n = 0;
+	size_t i, n = 0, drop;
+	int32_t *to;
+	int ret;
 
+	for (i = 0; i < p->nr_tasks; i++)
+		n += p->tasks[i].nr_actions > 0;
+	if (n == p->nr_tasks)
+		return 0;
+	to = malloc(p->nr_tasks * sizeof(*to));
 	if (!to)
 		return SREP_E_NOMEM;
-	for (i = 0; i < p->nr_tasks; i++)
+	for (i = n = 0; i < p->nr_tasks; i++)
 		to[i] = p->tasks[i].nr_actions ? (int32_t)n++ : -1;
 	for (i = 0; i < p->nr_tasks; i++) {
 		struct rp_task *t = &p->tasks[i];
 
-		for (j = k = 0; j < t->nr_actions; j++) {
-			struct rp_action *a = &t->actions[j];
-
-			if (a->kind == RP_SPAWN && to[a->target] < 0)
-				continue;
-			if (a->kind == RP_SPAWN || a->kind == RP_WAKE)
-				a->target = (uint32_t)to[a->target];
-			t->actions[k++] = *a;
+		if (!t->nr_kind[RP_SPAWN])
+			continue;
+		ret = dropped_spawns(p, t, to, &drop);
+		if (ret) {
+			free(to);
+			return ret;
 		}
-		p->nr_actions -= t->nr_actions - k;
-		t->nr_actions = k;
+		p->nr_actions -= drop;
+		t->nr_actions -= drop;
+		t->nr_kind[RP_SPAWN] -= drop;
+	}
+	p->renumber = to;
+	p->nr_renumber = p->nr_tasks;
+	for (i = 0; i < p->nr_tasks; i++) {
+		struct rp_task *t = &p->tasks[i];
+
 		if (t->spawner >= 0)
 			t->spawner = to[t->spawner];
 		if (to[i] < 0)
-			free(t->actions);
+			rp_actions__free(&t->stored);
 		else
 			p->tasks[to[i]] = *t;
 	}
 	p->nr_tasks = n;
-	free(to);
 	return 0;
 }
 
@@ -687,6 +716,9 @@ static int builder_error(const struct builder *b, struct srep_error *err)
 	if (b->failed == SREP_E_LIMIT)
 		return srep_error__set(err, b->failed, "the plan exceeds %u actions or 2^32 wakeups: "
 				       "select fewer tasks", RP_MAX_ACTIONS);
+	if (b->failed == SREP_E_IO)
+		return srep_error__set(err, b->failed, "cannot write or read the plan's temporary "
+				       "file (tmpfile(), in /tmp)");
 	return srep_error__set(err, b->failed, "no memory for a replay plan");
 }
 
@@ -704,10 +736,13 @@ int rp_builder__finish(struct rp_builder *rb, struct rp_plan **out, struct srep_
 	int ret;
 
 	*out = NULL;
-	for (i = 0; !b->failed && i < b->p->nr_tasks; i++)
+	for (i = 0; !b->failed && i < b->p->nr_tasks; i++) {
 		finish_task(b, (int32_t)i);
-	if (!b->failed && compact(b->p))
-		b->failed = SREP_E_NOMEM;
+		if (!b->p->tasks[i].stored.sealed)
+			seal(b, (int32_t)i);
+	}
+	if (!b->failed)
+		b->failed = compact(b->p);
 	if (b->failed)
 		return builder_error(b, err);
 	plan_bounds(b->p);
@@ -757,16 +792,14 @@ void rp_plan__delete(struct rp_plan *p)
 	if (!p)
 		return;
 	for (i = 0; i < p->nr_tasks; i++)
-		free(p->tasks[i].actions);
+		rp_actions__free(&p->tasks[i].stored);
+	rp_actions__close(p);
+	free(p->renumber);
 	free(p->tasks);
 	free(p);
 }
 
 size_t rp_task__count(const struct rp_task *t, enum rp_action_kind kind)
 {
-	size_t i, n = 0;
-
-	for (i = 0; i < t->nr_actions; i++)
-		n += t->actions[i].kind == kind;
-	return n;
+	return t->nr_kind[kind];
 }

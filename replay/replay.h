@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <schedrep/schedrep.h>
 
@@ -83,6 +84,23 @@ struct rp_action {
 #define RP_NO_LATENCY UINT64_MAX
 #define RP_NO_PRIO INT32_MIN
 
+/*
+ * A task's actions (actions.c), so that a plan's memory does not grow with
+ * the trace: the last ones in memory, each full block of RP_BLOCK_ACTIONS
+ * written to the plan's unlinked temporary file. Read them in order with a
+ * cursor (below).
+ */
+#define RP_BLOCK_ACTIONS 128u
+
+struct rp_action_list {
+	size_t nr;			/* actions stored */
+	struct rp_action *tail;		/* not spilled yet, up to RP_BLOCK_ACTIONS */
+	size_t nr_tail, cap_tail;
+	uint64_t *blocks;		/* file offsets of the spilled blocks */
+	size_t nr_blocks, cap_blocks;
+	bool sealed;			/* the tail went too: no more appends */
+};
+
 struct rp_task {
 	int32_t pid, tid;
 	char comm[SREP_COMM_MAX];	/* latest recorded comm */
@@ -91,8 +109,9 @@ struct rp_task {
 	size_t task_index;		/* srep_task__index() in the session */
 	uint64_t start, end;		/* recorded (perf clock, ns) */
 	bool exited;			/* the trace shows its exit */
-	struct rp_action *actions;
-	size_t nr_actions, cap_actions;
+	struct rp_action_list stored;	/* read with a cursor */
+	size_t nr_actions;		/* what a cursor yields (compaction drops some stored) */
+	size_t nr_kind[RP_EXIT + 1];	/* of nr_actions, by kind */
 	/* recorded totals */
 	uint64_t cpu_ns;		/* sum of RUN */
 	uint64_t sleep_ns;		/* sum of SLEEP (timed) */
@@ -116,7 +135,51 @@ struct rp_plan {
 	/* set by rp_plan__scale() */
 	double scale_run, scale_sleep;
 	uint64_t expected_span;		/* replay span the scaled plan aims at */
+	/* action storage */
+	FILE *spill;			/* the unlinked temporary file, NULL none yet */
+	uint64_t spill_end;
+	int32_t *renumber;		/* stored task index -> plan index (-1 dropped), NULL: same */
+	size_t nr_renumber;
 };
+
+/* ---- action storage (actions.c) ---- */
+
+/*
+ * A new action of 'kind' at the end of 't' (other fields zero, cpu -1, no
+ * latency), valid until the next append to 't'; NULL with *err set.
+ */
+struct rp_action *rp_actions__append(struct rp_plan *p, struct rp_task *t,
+				     enum rp_action_kind kind, int *err);
+/* set the recorded wakeup latency of stored action 'i' of 't' */
+int rp_actions__set_latency(struct rp_plan *p, struct rp_task *t, size_t i, uint64_t ns);
+size_t rp_actions__nr_stored(const struct rp_task *t);
+/* 't' is complete: its last actions go to the file too, so a finished task holds no memory */
+int rp_actions__seal(struct rp_plan *p, struct rp_task *t);
+void rp_actions__free(struct rp_action_list *l);
+void rp_actions__close(struct rp_plan *p);
+
+/*
+ * A task's actions in order, as the replay and the exporters see them:
+ * compaction's renumbering applied, 'scaled' computed from the plan's
+ * scale factors. Several cursors may read one plan at once (threads).
+ */
+struct rp_cursor {
+	const struct rp_plan *p;
+	const struct rp_task *t;
+	size_t pos;			/* stored actions consumed */
+	struct rp_action *block;	/* the spilled block being read, malloc'd */
+	size_t block_nr;		/* which one, SIZE_MAX none */
+	uint64_t anchor, slept;		/* scaling state (scale.c) */
+};
+
+void rp_cursor__init(struct rp_cursor *c, const struct rp_plan *p, const struct rp_task *t);
+/* 1 and *a filled, 0 at the end, < 0 (SREP_E_NOMEM, SREP_E_IO) on error */
+int rp_cursor__next(struct rp_cursor *c, struct rp_action *a);
+void rp_cursor__fini(struct rp_cursor *c);
+
+/* fill a->scaled (RUN, SLEEP) and advance the task's scaling state */
+void rp_scale__action(const struct rp_plan *p, uint64_t *anchor, uint64_t *slept,
+		      struct rp_action *a);
 
 /*
  * Build a plan from 'sel' (resolved against 's'; NULL: every task) minus

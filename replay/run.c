@@ -310,17 +310,22 @@ static void *mockup(void *arg)
 	const struct rp_task *t = &r->p->tasks[sl->idx];
 	uint64_t anchor = sl->anchor, cpu = 0;
 	int32_t pinned = NOT_PINNED;
-	size_t i;
+	struct rp_cursor c;
+	struct rp_action a;
+	int more;
 
 	sl->run.start_ns = now_ns();
 	sl->run.host_tid = gettid();
 	sl->run.last_cpu = -1;
 	setup_thread(r, t);
-	for (i = 0; i < t->nr_actions && t->actions[i].kind != RP_EXIT; i++) {
-		if (!act(sl, &t->actions[i], &anchor, &cpu, &pinned))
+	rp_cursor__init(&c, r->p, t);
+	/* a spilled plan that cannot be read back stops the mockup where it is */
+	while ((more = rp_cursor__next(&c, &a)) > 0 && a.kind != RP_EXIT) {
+		if (!act(sl, &a, &anchor, &cpu, &pinned))
 			break;
 	}
-	sl->run.state = i == t->nr_actions || t->actions[i].kind == RP_EXIT ? RP_DONE : RP_STOPPED;
+	rp_cursor__fini(&c);
+	sl->run.state = more == 0 || (more > 0 && a.kind == RP_EXIT) ? RP_DONE : RP_STOPPED;
 	sl->run.cpu_ns = thread_cpu_ns();
 	sl->run.end_ns = now_ns();
 	atomic_fetch_add_explicit(&r->finished, 1, memory_order_acq_rel);

@@ -47,33 +47,37 @@ static uint64_t scaled_offset(uint64_t total, uint64_t slept, double run, double
 	return rp_scale__ns(other, run) + rp_scale__ns(slept, sleep);
 }
 
+void rp_scale__action(const struct rp_plan *p, uint64_t *anchor, uint64_t *slept,
+		      struct rp_action *a)
+{
+	uint64_t end;
+
+	if (!(p->scale_run > 0 && p->scale_sleep > 0))
+		return;		/* not scaled yet: the plan is being built */
+	switch (a->kind) {
+	case RP_RUN:
+		a->scaled = rp_scale__ns(a->rec_ns, p->scale_run);
+		break;
+	case RP_SLEEP:
+		*slept += a->rec_ns;
+		end = a->rec_time + a->rec_ns;
+		a->scaled = scaled_offset(end > *anchor ? end - *anchor : 0, *slept,
+					  p->scale_run, p->scale_sleep);
+		break;
+	case RP_WAIT:
+		*anchor = a->rec_time + a->rec_ns;
+		*slept = 0;
+		break;
+	default:
+		break;
+	}
+}
+
+/* the task's totals; its actions are scaled as cursors read them (rp_scale__action) */
 static void scale_task(struct rp_task *t, uint64_t origin, double run, double sleep)
 {
-	uint64_t anchor = t->start, slept = 0, end;
-	size_t i;
-
 	t->start_off = rp_scale__ns(t->start - origin, run);
 	t->expected_cpu = rp_scale__ns(t->cpu_ns, run);
-	for (i = 0; i < t->nr_actions; i++) {
-		struct rp_action *a = &t->actions[i];
-
-		switch (a->kind) {
-		case RP_RUN:
-			a->scaled = rp_scale__ns(a->rec_ns, run);
-			break;
-		case RP_SLEEP:
-			slept += a->rec_ns;
-			end = a->rec_time + a->rec_ns;
-			a->scaled = scaled_offset(end > anchor ? end - anchor : 0, slept, run, sleep);
-			break;
-		case RP_WAIT:
-			anchor = a->rec_time + a->rec_ns;
-			slept = 0;
-			break;
-		default:
-			break;
-		}
-	}
 	t->expected_span = scaled_offset(t->end - t->start, t->sleep_ns, run, sleep);
 }
 

@@ -182,25 +182,49 @@ static void write_policy(struct writer *w, const struct rp_task *t)
  * later phases locked: one phase per task, pinned to the union. Nothing is
  * written when a burst's CPU is not in the map (that burst is not pinned).
  */
-static void write_cpus(struct writer *w, const struct rp_task *t)
+/* the host CPUs of every burst, false when one is not in the map (not pinned) */
+static int mapped_cpus(struct writer *w, const struct rp_task *t, cpu_set_t *set, bool *all)
 {
 	const struct rp_run_opts *m = &w->o->run;
+	struct rp_cursor c;
+	struct rp_action a;
+	int ret;
+
+	*all = true;
+	CPU_ZERO(set);
+	rp_cursor__init(&c, w->p, t);
+	while ((ret = rp_cursor__next(&c, &a)) > 0) {
+		if (a.kind != RP_RUN)
+			continue;
+		if (a.cpu < 0 || (size_t)a.cpu >= m->nr_map || m->map[a.cpu] < 0) {
+			*all = false;
+			break;
+		}
+		CPU_SET((size_t)m->map[a.cpu], set);
+	}
+	rp_cursor__fini(&c);
+	return ret < 0 ? ret : 0;
+}
+
+/*
+ * --cpu-map: the host CPUs the task's bursts map to. rt-app 1.0 sets the
+ * affinity per phase, and a run stopped by "duration" leaves the mutexes of
+ * later phases locked: one phase per task, pinned to the union. Nothing is
+ * written when a burst's CPU is not in the map (that burst is not pinned).
+ */
+static int write_cpus(struct writer *w, const struct rp_task *t)
+{
 	const char *sep = ",\n\t\t\t\"cpus\": [";
 	cpu_set_t set;
+	bool all;
 	size_t i;
-	int32_t cpu;
+	int ret;
 
-	if (m->cpu_map != RP_CPU_MAP_LIST)
-		return;
-	CPU_ZERO(&set);
-	for (i = 0; i < t->nr_actions; i++) {
-		cpu = t->actions[i].cpu;
-		if (t->actions[i].kind != RP_RUN)
-			continue;
-		if (cpu < 0 || (size_t)cpu >= m->nr_map || m->map[cpu] < 0)
-			return;
-		CPU_SET((size_t)m->map[cpu], &set);
-	}
+	if (w->o->run.cpu_map != RP_CPU_MAP_LIST)
+		return 0;
+	ret = mapped_cpus(w, t, &set, &all);
+	if (ret || !all)
+		return ret;
 	for (i = 0; i < CPU_SETSIZE; i++) {
 		if (CPU_ISSET(i, &set)) {
 			emit_cstr(w->e, sep);
@@ -210,27 +234,46 @@ static void write_cpus(struct writer *w, const struct rp_task *t)
 	}
 	if (CPU_COUNT(&set))
 		emit_char(w->e, ']');
+	return 0;
 }
 
 /* the mutex of every wakeup the task waits for, the common start, then its own start time */
-static void write_prelude(struct writer *w, const struct rp_task *t)
+static int write_prelude(struct writer *w, const struct rp_task *t)
 {
-	size_t i;
+	struct rp_cursor c;
+	struct rp_action a;
+	int ret;
 
 	emit_lit(w->e, "\t\t\t\t\"p0\": {\n\t\t\t\t\t\"loop\": 1");
-	for (i = 0; i < t->nr_actions; i++) {
-		if (t->actions[i].kind == RP_WAIT)
-			event_resource(w, "lock", "m", t->actions[i].id);
+	rp_cursor__init(&c, w->p, t);
+	while ((ret = rp_cursor__next(&c, &a)) > 0) {
+		if (a.kind == RP_WAIT)
+			event_resource(w, "lock", "m", a.id);
 	}
+	rp_cursor__fini(&c);
 	event_key(w, "barrier");
 	emit_lit(w->e, "\"start\"");
 	event_us(w, "sleep", (t->start_off + 500) / 1000);
+	return ret;
 }
 
-static void write_task(struct writer *w, size_t ti)
+static int write_actions(struct writer *w, const struct rp_task *t)
+{
+	struct rp_cursor c;
+	struct rp_action a;
+	int ret;
+
+	rp_cursor__init(&c, w->p, t);
+	while ((ret = rp_cursor__next(&c, &a)) > 0)
+		write_action(w, &a);
+	rp_cursor__fini(&c);
+	return ret;
+}
+
+static int write_task(struct writer *w, size_t ti)
 {
 	const struct rp_task *t = &w->p->tasks[ti];
-	size_t i;
+	int ret;
 
 	if (ti)
 		emit_lit(w->e, ",\n");
@@ -238,15 +281,20 @@ static void write_task(struct writer *w, size_t ti)
 	emit_json_cstr(w->e, w->names[ti]);
 	emit_lit(w->e, ": {\n\t\t\t\"loop\": 1");
 	write_policy(w, t);
-	write_cpus(w, t);
+	ret = write_cpus(w, t);
+	if (ret)
+		return ret;
 	emit_lit(w->e, ",\n\t\t\t\"phases\": {\n");
 	w->key = 0;
 	w->run_rec = w->run_us = w->sleep_rec = w->sleep_us = w->run_pending = 0;
-	write_prelude(w, t);
-	for (i = 0; i < t->nr_actions; i++)
-		write_action(w, &t->actions[i]);
+	ret = write_prelude(w, t);
+	if (!ret)
+		ret = write_actions(w, t);
+	if (ret)
+		return ret;
 	flush_run(w);
 	emit_lit(w->e, "\n\t\t\t\t}\n\t\t\t}\n\t\t}");
+	return 0;
 }
 
 /* seconds: the scaled span, rounded up, and one more for tasks running late */
@@ -306,13 +354,18 @@ int rtapp_write(struct emit *e, const struct rp_plan *p, const struct rtapp_opts
 {
 	struct writer w = { .e = e, .p = p, .o = o };
 	size_t i;
+	int ret = 0;
 
 	if (rtapp_names(p, &w.names, err))
 		return -1;
 	write_global(&w);
-	for (i = 0; i < p->nr_tasks; i++)
-		write_task(&w, i);
-	write_origin(&w);
+	for (i = 0; i < p->nr_tasks && !ret; i++)
+		ret = write_task(&w, i);
+	if (!ret)
+		write_origin(&w);
 	free(w.names);
+	if (ret)
+		return srep_error__set(err, ret, "cannot read back the plan's actions (%s)",
+				       ret == SREP_E_NOMEM ? "out of memory" : "temporary file");
 	return 0;
 }

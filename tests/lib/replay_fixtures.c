@@ -138,3 +138,18 @@ uint32_t rf_index(const struct rp_plan *p, const struct rp_task *t)
 {
 	return (uint32_t)(t - p->tasks);
 }
+
+struct rp_action rf_action(const struct rp_plan *p, const struct rp_task *t, size_t i)
+{
+	struct rp_cursor c;
+	struct rp_action a;
+	size_t n = 0;
+	int ret;
+
+	rp_cursor__init(&c, p, t);
+	while ((ret = rp_cursor__next(&c, &a)) > 0 && n < i)
+		n++;
+	rp_cursor__fini(&c);
+	ck_assert_msg(ret > 0, "task %d: no action %zu (cursor: %d)", t->tid, i, ret);
+	return a;
+}

@@ -41,5 +41,7 @@ struct rp_plan *rf_build(struct fixture *fx, const char *const *only,
 const struct rp_task *rf_task(const struct rp_plan *p, int32_t tid, int nth);
 /* its plan index */
 uint32_t rf_index(const struct rp_plan *p, const struct rp_task *t);
+/* action i of t, as a cursor yields it (fails the test if there is none) */
+struct rp_action rf_action(const struct rp_plan *p, const struct rp_task *t, size_t i);
 
 #endif

@@ -31,7 +31,7 @@ static void check_actions(const struct rp_plan *p, const struct rp_task *t,
 	ck_assert_msg(t->nr_actions == n, "task %d: %zu actions, expected %zu", t->tid,
 		      t->nr_actions, n);
 	for (i = 0; i < n; i++) {
-		const struct rp_action *a = &t->actions[i];
+		const struct rp_action a_ = rf_action(p, t, i), *a = &a_;
 
 		ck_assert_msg(a->kind == w[i].kind, "task %d action %zu: kind %d, expected %d",
 			      t->tid, i, a->kind, w[i].kind);
@@ -75,9 +75,9 @@ START_TEST(paired_and_timed_wakeups)
 	check_actions(p, s, server, 4);
 	check_actions(p, c, client, 5);
 	/* the pair shares its id; latencies are wakeup to switch-in */
-	ck_assert_uint_eq(s->actions[1].id, c->actions[1].id);
-	ck_assert_uint_eq(s->actions[1].rec_latency_ns, 500);
-	ck_assert_uint_eq(c->actions[3].rec_latency_ns, 300);
+	ck_assert_uint_eq(rf_action(p, s, 1).id, rf_action(p, c, 1).id);
+	ck_assert_uint_eq(rf_action(p, s, 1).rec_latency_ns, 500);
+	ck_assert_uint_eq(rf_action(p, c, 3).rec_latency_ns, 300);
 	ck_assert_uint_eq(s->start, T(1000));
 	ck_assert_uint_eq(s->end, T(8000));
 	ck_assert(s->exited);
@@ -112,8 +112,8 @@ START_TEST(selected_waker_pairs)
 	ck_assert_uint_eq(p->nr_tasks, 3);
 	ck_assert_uint_eq(p->nr_wakes, 2);
 	c = rf_task(p, 200, 0);
-	ck_assert_int_eq(c->actions[3].kind, RP_WAIT);
-	ck_assert_uint_eq(c->actions[3].rec_ns, 1500);
+	ck_assert_int_eq(rf_action(p, c, 3).kind, RP_WAIT);
+	ck_assert_uint_eq(rf_action(p, c, 3).rec_ns, 1500);
 	check_actions(p, rf_task(p, 300, 0), outsider, 3);
 	ck_assert_int_eq(rf_task(p, 300, 0)->prio, 110);
 	rp_plan__delete(p);
@@ -154,7 +154,7 @@ START_TEST(exclude_wins)
 	p = rf_build(fx, server_client, excl);
 	ck_assert_uint_eq(p->nr_tasks, 1);
 	ck_assert_ptr_nonnull(rf_task(p, 100, 0));
-	ck_assert_int_eq(rf_task(p, 100, 0)->actions[1].kind, RP_SLEEP);
+	ck_assert_int_eq(rf_action(p, rf_task(p, 100, 0), 1).kind, RP_SLEEP);
 	rp_plan__delete(p);
 	fixture_free(fx);
 }
@@ -187,15 +187,15 @@ START_TEST(forks_and_tid_reuse)
 	check_actions(p, pa, parent, 7);
 	check_actions(p, c1, child, 5);
 	check_actions(p, c2, second, 2);
-	ck_assert_uint_eq(pa->actions[1].target, rf_index(p, c1));
-	ck_assert_uint_eq(pa->actions[5].target, rf_index(p, c2));
+	ck_assert_uint_eq(rf_action(p, pa, 1).target, rf_index(p, c1));
+	ck_assert_uint_eq(rf_action(p, pa, 5).target, rf_index(p, c2));
 	ck_assert_int_eq(c1->spawner, (int32_t)rf_index(p, pa));
 	ck_assert_int_eq(c2->spawner, (int32_t)rf_index(p, pa));
 	ck_assert_int_eq(pa->spawner, -1);
 	ck_assert_uint_eq(c1->start, T(2000));
 	ck_assert_uint_eq(c2->start, T(6000));
 	ck_assert_str_eq(c1->comm, "child");
-	ck_assert_uint_eq(pa->actions[3].rec_latency_ns, 100);
+	ck_assert_uint_eq(rf_action(p, pa, 3).rec_latency_ns, 100);
 	rp_plan__delete(p);
 	fixture_free(fx);
 }
@@ -245,7 +245,7 @@ START_TEST(every_format)
 	ck_assert_uint_eq(c->nr_actions, 5);
 	ck_assert_uint_eq(s->cpu_ns, 4500);
 	ck_assert_uint_eq(c->cpu_ns, 5200);
-	ck_assert_uint_eq(c->actions[3].rec_ns, 1500);
+	ck_assert_uint_eq(rf_action(p, c, 3).rec_ns, 1500);
 	ck_assert(s->exited);
 	rp_plan__delete(p);
 	fixture_free(fx);
@@ -396,8 +396,8 @@ START_TEST(default_exclusions)
 	ck_assert_ptr_nonnull(rf_task(p, 61, 0));
 	ck_assert_uint_eq(p->nr_tasks, 2);
 	/* perf record was outside the selection: the bench's first wakeup is timed */
-	ck_assert_int_eq(rf_task(p, 60, 0)->actions[0].kind, RP_SLEEP);
-	ck_assert_int_eq(rf_task(p, 60, 0)->actions[0].rec_time, T(1000));
+	ck_assert_int_eq(rf_action(p, rf_task(p, 60, 0), 0).kind, RP_SLEEP);
+	ck_assert_int_eq(rf_action(p, rf_task(p, 60, 0), 0).rec_time, T(1000));
 	rp_plan__delete(p);
 	fixture_free(fx);
 }
@@ -465,11 +465,11 @@ START_TEST(scale_arithmetic)
 	ck_assert_int_eq(rp_plan__scale(p, 2, 4, &err), 0);
 	s = rf_task(p, 100, 0);
 	c = rf_task(p, 200, 0);
-	ck_assert_uint_eq(c->actions[0].scaled, 1000000);	/* 2 ms of CPU / 2 */
-	ck_assert_uint_eq(c->actions[2].scaled, 500000);
-	ck_assert_uint_eq(c->actions[4].scaled, 1100000);
+	ck_assert_uint_eq(rf_action(p, c, 0).scaled, 1000000);	/* 2 ms of CPU / 2 */
+	ck_assert_uint_eq(rf_action(p, c, 2).scaled, 500000);
+	ck_assert_uint_eq(rf_action(p, c, 4).scaled, 1100000);
 	/* the sleep ends 4.5 ms after the client's start: 3 ms not asleep / 2 + 1.5 ms / 4 */
-	ck_assert_uint_eq(c->actions[3].scaled, 1875000);
+	ck_assert_uint_eq(rf_action(p, c, 3).scaled, 1875000);
 	ck_assert_uint_eq(c->start_off, 500000);
 	ck_assert_uint_eq(c->expected_span, 5500000 / 2 + 1500000 / 4);
 	ck_assert_uint_eq(s->expected_cpu, 2250000);
@@ -477,7 +477,7 @@ START_TEST(scale_arithmetic)
 	/* one factor: everything is the recording divided by it */
 	ck_assert_int_eq(rp_plan__scale(p, 10, 10, &err), 0);
 	ck_assert_uint_eq(p->expected_span, (p->end - p->origin) / 10);
-	ck_assert_uint_eq(c->actions[3].scaled, 450000);
+	ck_assert_uint_eq(rf_action(p, c, 3).scaled, 450000);
 	ck_assert_uint_eq(s->start_off, 0);
 	/* factors are checked */
 	ck_assert_int_eq(rp_plan__scale(p, 0, 1, &err), SREP_E_INVAL);
@@ -509,13 +509,113 @@ START_TEST(scale_anchor_after_wait)
 	p = rf_build(fx, only, NULL);
 	ck_assert_int_eq(rp_plan__scale(p, 10, 1, &err), 0);
 	t = rf_task(p, 200, 0);
-	for (i = 0; i < t->nr_actions && t->actions[i].kind != RP_SLEEP; i++)
+	for (i = 0; i < t->nr_actions && rf_action(p, t, i).kind != RP_SLEEP; i++)
 		;
 	ck_assert_uint_lt(i, t->nr_actions);
-	ck_assert_int_eq(t->actions[0].kind, RP_WAIT);
-	ck_assert_uint_eq(t->actions[0].rec_time + t->actions[0].rec_ns, T(200));
+	ck_assert_int_eq(rf_action(p, t, 0).kind, RP_WAIT);
+	ck_assert_uint_eq(rf_action(p, t, 0).rec_time + rf_action(p, t, 0).rec_ns, T(200));
 	/* from the anchor (T 200): 130 not asleep / 10 + 1000 asleep / 1 */
-	ck_assert_uint_eq(t->actions[i].scaled, 13 + 1000);
+	ck_assert_uint_eq(rf_action(p, t, i).scaled, 13 + 1000);
+	rp_plan__delete(p);
+	fixture_free(fx);
+}
+END_TEST
+
+/* a task's actions beyond one block go to the plan's file and come back unchanged */
+START_TEST(actions_spill_and_read_back)
+{
+	const size_t n = 3 * RP_BLOCK_ACTIONS + 5;
+	struct rp_plan *p = calloc(1, sizeof(*p));
+	struct rp_action *a, got;
+	struct rp_cursor c;
+	size_t i;
+	int ret;
+
+	ck_assert_ptr_nonnull(p);
+	p->tasks = calloc(1, sizeof(*p->tasks));
+	ck_assert_ptr_nonnull(p->tasks);
+	p->nr_tasks = 1;
+	p->scale_run = 2;
+	p->scale_sleep = 1;
+	for (i = 0; i < n; i++) {
+		a = rp_actions__append(p, &p->tasks[0], i % 2 ? RP_SLEEP : RP_RUN, &ret);
+		ck_assert_ptr_nonnull(a);
+		a->rec_time = i;
+		a->rec_ns = 2 * i;
+	}
+	ck_assert_ptr_nonnull(p->spill);
+	ck_assert_uint_eq(p->tasks[0].stored.nr_blocks, 3);
+	ck_assert_int_eq(rp_actions__set_latency(p, &p->tasks[0], 1, 77), 0);	/* spilled */
+	/* sealed: the 5 last go to the file as a short block, nothing can follow */
+	ck_assert_int_eq(rp_actions__seal(p, &p->tasks[0]), 0);
+	ck_assert_uint_eq(p->tasks[0].stored.nr_blocks, 4);
+	ck_assert_ptr_null(p->tasks[0].stored.tail);
+	ck_assert_ptr_null(rp_actions__append(p, &p->tasks[0], RP_RUN, &ret));
+	ck_assert_int_eq(ret, SREP_E_INVAL);
+	ck_assert_int_eq(rp_actions__set_latency(p, &p->tasks[0], n - 1, 88), 0);
+	rp_cursor__init(&c, p, &p->tasks[0]);
+	for (i = 0; (ret = rp_cursor__next(&c, &got)) > 0; i++) {
+		ck_assert_int_eq(got.kind, i % 2 ? RP_SLEEP : RP_RUN);
+		ck_assert_uint_eq(got.rec_time, i);
+		ck_assert_uint_eq(got.rec_ns, 2 * i);
+		ck_assert_uint_eq(got.rec_latency_ns, i == 1 ? 77 : i == n - 1 ? 88 : RP_NO_LATENCY);
+		if (got.kind == RP_RUN)
+			ck_assert_uint_eq(got.scaled, i);	/* CPU / 2 */
+	}
+	rp_cursor__fini(&c);
+	ck_assert_int_eq(ret, 0);
+	ck_assert_uint_eq(i, n);
+	ck_assert_uint_eq(rp_task__count(&p->tasks[0], RP_RUN), (n + 1) / 2);
+	rp_plan__delete(p);
+}
+END_TEST
+
+/* a plan long enough to spill: every wakeup paired once, in order, its latency kept */
+START_TEST(long_plan_spills)
+{
+	static const char *const only[] = { "ping", "pong", NULL };
+	struct fixture_opts o = { 0 };
+	struct fixture *fx = fixture_new(&o);
+	const int rounds = 4 * RP_BLOCK_ACTIONS;
+	struct rp_plan *p;
+	struct rp_cursor c;
+	struct rp_action a;
+	uint32_t *wait_in, *wake_in, j;
+	size_t i, n;
+	uint64_t last;
+	int ret;
+
+	rf_pingpong(fx, 1, rounds, 100);
+	p = rf_build(fx, only, NULL);
+	ck_assert_ptr_nonnull(p->spill);
+	ck_assert_uint_eq(p->nr_wakes, (uint32_t)rounds);
+	wait_in = calloc(p->nr_wakes, sizeof(*wait_in));
+	wake_in = calloc(p->nr_wakes, sizeof(*wake_in));
+	ck_assert(wait_in && wake_in);
+	for (i = 0; i < p->nr_tasks; i++) {
+		rp_cursor__init(&c, p, &p->tasks[i]);
+		for (n = 0, last = 0; (ret = rp_cursor__next(&c, &a)) > 0; n++) {
+			ck_assert_uint_ge(a.rec_time, last);
+			last = a.rec_time;
+			if (a.kind == RP_WAIT) {
+				ck_assert_uint_eq(a.rec_latency_ns, 10);
+				wait_in[a.id] += (uint32_t)i + 1;
+			} else if (a.kind == RP_WAKE) {
+				ck_assert_uint_ne(a.target, i);
+				wake_in[a.id] += (uint32_t)i + 1;
+			}
+		}
+		rp_cursor__fini(&c);
+		ck_assert_int_eq(ret, 0);
+		ck_assert_uint_eq(n, p->tasks[i].nr_actions);
+		ck_assert_uint_gt(n, 2 * RP_BLOCK_ACTIONS);
+	}
+	for (j = 0; j < p->nr_wakes; j++) {	/* once each, in two different tasks */
+		ck_assert(wait_in[j] == 1 || wait_in[j] == 2);
+		ck_assert_uint_eq(wait_in[j] + wake_in[j], 3);
+	}
+	free(wait_in);
+	free(wake_in);
 	rp_plan__delete(p);
 	fixture_free(fx);
 }
@@ -565,6 +665,8 @@ int main(void)
 	tcase_add_test(tc, scale_arithmetic);
 	tcase_add_test(tc, scale_anchor_after_wait);
 	tcase_add_test(tc, scale_options);
+	tcase_add_test(tc, actions_spill_and_read_back);
+	tcase_add_test(tc, long_plan_spills);
 	suite_add_tcase(s, tc);
 	return tu_run_suite(s);
 }

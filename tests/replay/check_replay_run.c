@@ -44,7 +44,7 @@ static void check_complete(const struct rp_plan *p, const struct rp_result *res,
 		uint64_t burn = 0;
 
 		for (j = 0; j < t->nr_actions; j++)
-			burn += t->actions[j].kind == RP_RUN ? t->actions[j].scaled : 0;
+			burn += rf_action(p, t, j).kind == RP_RUN ? rf_action(p, t, j).scaled : 0;
 		ck_assert_msg(tr->state == RP_DONE, "task %d did not finish", t->tid);
 		ck_assert_uint_eq(tr->runs_done, runs);
 		ck_assert_int_gt(tr->host_tid, 0);
@@ -117,7 +117,7 @@ START_TEST(cpu_map_pins)
 	ck_assert_int_eq(rp_cpu_map__parse("auto", &o, NULL), 0);
 	run_plan(p, &o, &res);
 	c1 = rf_task(p, 101, 0);
-	ck_assert_int_eq(c1->actions[c1->nr_actions - 2].cpu, 1);
+	ck_assert_int_eq(rf_action(p, c1, c1->nr_actions - 2).cpu, 1);
 	ck_assert_int_eq(res.tasks[rf_index(p, c1)].last_cpu, cpus[1 % n]);
 	rp_result__free(&res);
 	free(o.map);
@@ -166,10 +166,10 @@ START_TEST(timed_sleep_deadline)
 	p = rf_build(fx, only, NULL);
 	ck_assert_int_eq(rp_plan__scale(p, 2, 2, &err), 0);
 	c = rf_task(p, 200, 0);
-	ck_assert_int_eq(c->actions[3].kind, RP_SLEEP);
+	ck_assert_int_eq(rf_action(p, c, 3).kind, RP_SLEEP);
 	run_plan(p, &o, &res);
 	check_complete(p, &res, 1);
-	ck_assert_uint_ge(res.tasks[rf_index(p, c)].span_ns, c->actions[3].scaled);
+	ck_assert_uint_ge(res.tasks[rf_index(p, c)].span_ns, rf_action(p, c, 3).scaled);
 	ck_assert_uint_ge(res.tasks[rf_index(p, c)].start_ns, c->start_off);
 	rp_result__free(&res);
 	rp_plan__delete(p);
@@ -237,7 +237,7 @@ START_TEST(stop_while_sleeping)
 {
 	struct rp_plan *p = long_task(1000000, 60000000000ull);
 
-	ck_assert_int_eq(p->tasks[0].actions[1].kind, RP_SLEEP);
+	ck_assert_int_eq(rf_action(p, &p->tasks[0], 1).kind, RP_SLEEP);
 	stop_and_check(p);
 	rp_plan__delete(p);
 }
@@ -247,7 +247,7 @@ START_TEST(stop_while_running)
 {
 	struct rp_plan *p = long_task(60000000000ull, 1000000);
 
-	ck_assert_int_eq(p->tasks[0].actions[0].kind, RP_RUN);
+	ck_assert_int_eq(rf_action(p, &p->tasks[0], 0).kind, RP_RUN);
 	stop_and_check(p);
 	rp_plan__delete(p);
 }

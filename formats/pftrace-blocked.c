@@ -26,15 +26,6 @@ struct pft_ksyms {
 	uint32_t nr;
 };
 
-static uint32_t name_hash(const char *s)
-{
-	uint32_t h = 2166136261u;
-
-	for (; *s; s++)
-		h = (h ^ (uint8_t)*s) * 16777619u;
-	return h;
-}
-
 /* the name's id; 0 when the table is full or without memory (p->nomem) */
 static uint32_t ksym_iid(struct pft *p, const char *name)
 {
@@ -45,7 +36,7 @@ static uint32_t ksym_iid(struct pft *p, const char *name)
 		p->nomem = true;
 		return 0;
 	}
-	for (h = name_hash(name) % KSYM_SLOTS; k->names[h]; h = (h + 1) % KSYM_SLOTS)
+	for (h = pft_str_hash(name) % KSYM_SLOTS; k->names[h]; h = (h + 1) % KSYM_SLOTS)
 		if (!strcmp(k->names[h], name))
 			return k->iids[h];
 	if (k->nr == PFT_KSYMS_MAX)

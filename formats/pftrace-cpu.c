@@ -41,7 +41,7 @@ struct pft_cpu *pft_cpu(struct pft *p, int32_t cpu)
 	return &v[cpu];
 }
 
-static uint32_t comm_hash(const char *s)
+uint32_t pft_str_hash(const char *s)
 {
 	uint32_t h = 2166136261u;
 
@@ -62,7 +62,7 @@ static uint32_t intern(struct pft_cpu *c, const char *comm)
 			return 0;
 		}
 	}
-	for (h = comm_hash(comm) % PFT_INTERN_SLOTS;; h = (h + 1) % PFT_INTERN_SLOTS) {
+	for (h = pft_str_hash(comm) % PFT_INTERN_SLOTS;; h = (h + 1) % PFT_INTERN_SLOTS) {
 		struct pft_intern *s = &c->slots[h];
 
 		if (!s->idx1) {

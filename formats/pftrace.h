@@ -126,6 +126,8 @@ void pft_event_end(struct pft *p, int32_t cpu, size_t inner, size_t outer);
 /* write what is held and @cpu's bundle out: at the end */
 void pft_finish_cpu(struct pft *p, size_t cpu);
 void pft_free_cpus(struct pft *p);
+/* FNV-1a of a string: the intern tables' (comms per bundle, kernel symbols) */
+uint32_t pft_str_hash(const char *s);
 
 /* ---- pftrace-stacks.c: callchains as Perfetto callstack samples ---- */
 struct pft_stacks;

@@ -13,6 +13,7 @@
  * back with pread(), so the mockup threads can read one plan at once.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,11 +23,30 @@
 
 #define BLOCK_BYTES (RP_BLOCK_ACTIONS * sizeof(struct rp_action))
 
-/* read and written with pread/pwrite only, never through the FILE's buffer */
+/*
+ * Read and written with pread/pwrite only, never through the FILE's buffer.
+ * In $TMPDIR (else /tmp), as the reader spools a pipe (input.c): a big
+ * trace's plan takes hundreds of MB there. Unlinked from the start.
+ */
 static int spill_open(struct rp_plan *p)
 {
-	if (!p->spill)
-		p->spill = tmpfile();	/* unlinked already: nothing is left behind */
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+	int fd;
+
+	if (p->spill)
+		return 0;
+	if (!dir || !*dir)
+		dir = "/tmp";
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		snprintf(path, sizeof(path), "%s/schedrep-plan-XXXXXX", dir);
+		fd = mkstemp(path);
+		if (fd >= 0)
+			unlink(path);
+	}
+	if (fd >= 0 && !(p->spill = fdopen(fd, "w+")))
+		close(fd);
 	return p->spill ? 0 : SREP_E_IO;
 }
 

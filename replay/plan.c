@@ -716,9 +716,15 @@ static int builder_error(const struct builder *b, struct srep_error *err)
 	if (b->failed == SREP_E_LIMIT)
 		return srep_error__set(err, b->failed, "the plan exceeds %u actions or 2^32 wakeups: "
 				       "select fewer tasks", RP_MAX_ACTIONS);
-	if (b->failed == SREP_E_IO)
-		return srep_error__set(err, b->failed, "cannot write or read the plan's temporary "
-				       "file (tmpfile(), in /tmp)");
+	if (b->failed == SREP_E_IO) {
+		const char *dir = getenv("TMPDIR");
+
+		srep_error__set(err, b->failed, "cannot create, write or read the plan's temporary "
+				"file here ($TMPDIR, else /tmp)");
+		if (err)	/* the directory, not the output the caller would name */
+			snprintf(err->path, sizeof(err->path), "%s", dir && *dir ? dir : "/tmp");
+		return b->failed;
+	}
 	return srep_error__set(err, b->failed, "no memory for a replay plan");
 }
 

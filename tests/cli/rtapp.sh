@@ -99,6 +99,15 @@ expect_exit 1 "$SREP_BIN" convert -f rt-app --only nosuchtask -o "$TMP/x.json" \
 	"$DATA/sample-x86_64.data"
 grep -q "no task of the trace matches the selection" "$TMP/err" || fail "no reason for an empty selection"
 
+# the plan's temporary file goes where TMPDIR says; one that cannot be made names that place
+mkdir "$TMP/spill"
+expect_exit 0 env TMPDIR="$TMP/spill" "$SREP_BIN" convert -q -f rt-app -o "$TMP/x.json" \
+	"$DATA/sample-x86_64.data"
+expect_exit 1 env TMPDIR="$TMP/nosuchdir" "$SREP_BIN" convert -q -f rt-app -o "$TMP/x.json" \
+	"$DATA/sample-x86_64.data"
+grep -q "'$TMP/nosuchdir': cannot create, write or read the plan's temporary file" "$TMP/err" ||
+	fail "the plan's temporary file: no error naming TMPDIR"
+
 [ -d "$CORPUS_ROOT/emulated" ] || { echo "SKIP: no corpus at $CORPUS_ROOT" >&2; exit 77; }
 for f in "$CORPUS_ROOT"/emulated/*-messaging.data; do
 	round_trip "$f" --only sched-messaging --children

@@ -101,6 +101,18 @@ static inline void srep_put64(void *p, uint64_t v, bool big_endian)
 	memcpy(p, &v, sizeof(v));
 }
 
+/* v as 1, 2, 4 or 8 bytes (srep_get_uint's other half); other sizes write nothing */
+static inline void srep_put_uint(void *p, unsigned size, uint64_t v, bool big_endian)
+{
+	switch (size) {
+	case 1: *(uint8_t *)p = (uint8_t)v; break;
+	case 2: srep_put16(p, (uint16_t)v, big_endian); break;
+	case 4: srep_put32(p, (uint32_t)v, big_endian); break;
+	case 8: srep_put64(p, v, big_endian); break;
+	default: break;
+	}
+}
+
 /*
  * Bounded cursor over untrusted bytes. 'off' is the input offset of 'p' so
  * errors can name where the data stopped making sense.

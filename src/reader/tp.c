@@ -469,17 +469,6 @@ static const char *fld_filename(const struct tp_event *t, const uint8_t *raw, ui
 
 /* ---- prev_state letters from the trace's own print format ---- */
 
-static void put_uint(uint8_t *p, uint32_t size, uint64_t v, bool big_endian)
-{
-	switch (size) {
-	case 1: *p = (uint8_t)v; break;
-	case 2: srep_put16(p, (uint16_t)v, big_endian); break;
-	case 4: srep_put32(p, (uint32_t)v, big_endian); break;
-	case 8: srep_put64(p, v, big_endian); break;
-	default: break;
-	}
-}
-
 /* "... prev_state=S ==> ..." or "prev_state=R+": the letter, '+' = preempted */
 static void state_from_text(const char *txt, char *letter, bool *preempt)
 {
@@ -508,9 +497,9 @@ static void state_eval(const struct tp_event *t, uint64_t v, char *letter, bool 
 	struct trace_seq seq;
 
 	memset(m->rec, 0, m->rec_size);
-	put_uint(m->rec + t->f[F_COMMON_TYPE].off, t->f[F_COMMON_TYPE].size,
+	srep_put_uint(m->rec + t->f[F_COMMON_TYPE].off, t->f[F_COMMON_TYPE].size,
 		 (uint64_t)t->tev->id, t->big_endian);
-	put_uint(m->rec + t->f[F_PREV_STATE].off, t->f[F_PREV_STATE].size, v, t->big_endian);
+	srep_put_uint(m->rec + t->f[F_PREV_STATE].off, t->f[F_PREV_STATE].size, v, t->big_endian);
 	memset(&rec, 0, sizeof(rec));
 	rec.data = m->rec;
 	rec.size = (int)m->rec_size;

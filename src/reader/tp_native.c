@@ -288,7 +288,6 @@ static bool synth_new(struct tp_native *nv)
 {
 	struct tep_format_field *f, *lists[2] = { nv->tev->format.common_fields,
 						 nv->tev->format.fields };
-	uint8_t *type;
 	uint32_t end = 0;
 	int i;
 
@@ -305,13 +304,8 @@ static bool synth_new(struct tp_native *nv)
 	if (!nv->rec)
 		return false;
 	nv->rec_size = end;
-	type = nv->rec + nv->type_off;	/* a common field: inside the record */
-	switch (nv->type_size) {
-	case 1: *type = (uint8_t)nv->tev->id; break;
-	case 2: srep_put16(type, (uint16_t)nv->tev->id, nv->big_endian); break;
-	case 4: srep_put32(type, (uint32_t)nv->tev->id, nv->big_endian); break;
-	default: srep_put64(type, (uint64_t)nv->tev->id, nv->big_endian); break;
-	}
+	/* common_type: a common field, inside the record; numeric(): 1, 2, 4 or 8 bytes */
+	srep_put_uint(nv->rec + nv->type_off, nv->type_size, (uint64_t)nv->tev->id, nv->big_endian);
 	return true;
 }
 
@@ -441,13 +435,7 @@ static bool expr_eval(struct tp_native *nv, uint64_t v, struct memo_entry *e)
 	bool ok = false;
 	size_t len;
 
-	memset(nv->rec + nv->key_off, 0, nv->key_size);
-	switch (nv->key_size) {
-	case 1: nv->rec[nv->key_off] = (uint8_t)v; break;
-	case 2: srep_put16(nv->rec + nv->key_off, (uint16_t)v, nv->big_endian); break;
-	case 4: srep_put32(nv->rec + nv->key_off, (uint32_t)v, nv->big_endian); break;
-	default: srep_put64(nv->rec + nv->key_off, v, nv->big_endian); break;
-	}
+	srep_put_uint(nv->rec + nv->key_off, nv->key_size, v, nv->big_endian);
 	if (!print_range(nv, 0, nv->expr_first, nv->rec, nv->rec_size, &ob) ||
 	    !print_range(nv, nv->expr_end, nv->nr, nv->rec, nv->rec_size, &oa) ||
 	    ob.len >= sizeof(before) || oa.len >= sizeof(after))

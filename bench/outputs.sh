@@ -68,7 +68,7 @@ for f in "$CORPUS"/emulated/*.data "$CORPUS"/callchains/*/*.data "$CORPUS"/publi
 	perf_cmds "$f" "$b"
 	n=$((n + 1))
 	[ "${ONLY:-}" != perf ] || continue
-	for fmt in perfetto json svg rt-app; do
+	for fmt in perfetto pftrace json svg rt-app; do
 		run "$b.convert-$fmt" "$SCHEDREP" convert -q -f "$fmt" -o - "$f"
 	done
 	run "$b.convert-criu" "$SCHEDREP" convert -q -f criu --every 0.5 -o "$OUT/$b.criu" "$f"

@@ -605,7 +605,9 @@ int srep_timehist__finish(struct srep_timehist *th, struct srep_error *err)
 			th->tot.switches += th->idle[i].n;
 	}
 	th->tot.span_ns = th->hist_end - th->hist_start;
-	th->tot.max_cpu = th->max_cpu;
+	/* samples the session left unread (SREP_TIMEHIST_EVENTS) count too, as in perf */
+	th->tot.max_cpu = th->max_cpu > srep_session__max_sample_cpu(th->s) ?
+			  th->max_cpu : srep_session__max_sample_cpu(th->s);
 	return 0;
 }
 

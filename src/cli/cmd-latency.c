@@ -194,7 +194,8 @@ static int latency(void *ctx, struct srep_session *s, const struct srep_perf_fil
 
 int cmd_latency(int argc, char **argv)
 {
-	static const struct perf_cmd cmd = { lat_usage, lat_desc, lat_opts, on_opt, latency };
+	static const struct perf_cmd cmd = { lat_usage, lat_desc, lat_opts, on_opt, latency,
+					     SREP_LATENCY_EVENTS };
 	struct lat_cli o = { .sort = NULL };
 
 	return perf_cmd_main(&cmd, &o.a, &o, argc, argv);

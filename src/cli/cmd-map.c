@@ -183,7 +183,8 @@ static int run_map(void *ctx, struct srep_session *s, const struct srep_perf_fil
 
 int cmd_map(int argc, char **argv)
 {
-	static const struct perf_cmd cmd = { map_usage, map_desc, map_opts, on_opt, run_map };
+	static const struct perf_cmd cmd = { map_usage, map_desc, map_opts, on_opt, run_map,
+					     SREP_SCHEDMAP_EVENTS };
 	struct map_cli c;
 
 	int ret;

@@ -288,7 +288,7 @@ static int script(void *ctx, struct srep_session *s, const struct srep_perf_filt
 
 int cmd_script(int argc, char **argv)
 {
-	static const struct perf_cmd cmd = { sc_usage, sc_desc, sc_opts, on_opt, script };
+	static const struct perf_cmd cmd = { sc_usage, sc_desc, sc_opts, on_opt, script, 0 };
 	struct sc_cli c;
 	int ret;
 

@@ -358,7 +358,8 @@ static int run_timehist(void *ctx, struct srep_session *s, const struct srep_per
 
 int cmd_timehist(int argc, char **argv)
 {
-	static const struct perf_cmd cmd = { th_usage, th_desc, th_opts, on_opt, run_timehist };
+	static const struct perf_cmd cmd = { th_usage, th_desc, th_opts, on_opt, run_timehist,
+					     SREP_TIMEHIST_EVENTS };
 	struct th_cli c;
 
 	int ret;

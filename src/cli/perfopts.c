@@ -211,6 +211,8 @@ int perf_cmd_main(const struct perf_cmd *cmd, struct perf_args *a, void *ctx,
 	if (!ret && !done) {
 		cli_signals_install();
 		ret = perf_args_open(a, argc, argv, first, cmd->usage, &s, &f);
+		if (!ret && cmd->kinds)
+			srep_session__set_interest(s, cmd->kinds);
 		if (!ret)
 			ret = cmd->run(ctx, s, &f);
 	}

@@ -90,6 +90,7 @@ struct perf_cmd {
 	const struct cli_opt *opts;
 	int (*on_opt)(void *ctx, int id, const char *arg);
 	int (*run)(void *ctx, struct srep_session *s, const struct srep_perf_filter *f);
+	uint32_t kinds;		/* the events 'run' reads (srep_session__set_interest), 0 all */
 };
 
 /* a perf_cmd's life: parse argv, open the session, run, close; an exit code */

@@ -327,12 +327,17 @@ int order_push(struct order_queue *q, uint64_t time, int32_t cpu, int32_t evsel,
 	}
 	if (new_head)
 		heap_update(q, qi);
-	if (time > q->max_time)
-		q->max_time = time;
+	order_note_time(q, time);
 	q->nr_queued++;
 	if (q->bytes - q->bytes_free > q->limit)
 		q->forced = true;
 	return 0;
+}
+
+void order_note_time(struct order_queue *q, uint64_t time)
+{
+	if (time > q->max_time)
+		q->max_time = time;
 }
 
 const struct order_entry *order_peek(struct order_queue *q)

@@ -278,6 +278,8 @@ int order_push(struct order_queue *q, uint64_t time, int32_t cpu, int32_t evsel,
 /* the oldest entry if it may be delivered now; NULL otherwise */
 const struct order_entry *order_peek(struct order_queue *q);
 void order_pop(struct order_queue *q);
+/* a record not queued: its time still counts for the next round's limit */
+void order_note_time(struct order_queue *q, uint64_t time);
 void order_round(struct order_queue *q);	/* FINISHED_ROUND / FINISHED_INIT seen */
 void order_flush_all(struct order_queue *q);
 void order_reset(struct order_queue *q);
@@ -455,6 +457,7 @@ struct srep_session {
 	struct order_queue q;
 	bool eof;
 	bool count_only;		/* counting: nothing is queued */
+	uint32_t skip_kinds;		/* SREP_EV_BITs of samples left unread (set_interest) */
 	bool evsels_dirty;		/* attrs or tracing data arrived: finish before samples */
 	bool pop_pending;		/* the delivered entry leaves the queue on the next call */
 	struct order_entry direct;		/* a record delivered without queueing (no time) */
@@ -483,6 +486,7 @@ struct srep_session {
 	uint64_t span_first, span_last;
 	bool span_unknown;		/* the format's header gave no span: a prescan finds it */
 	int32_t max_cpu;		/* highest CPU of an event, -1 none; kept by rewinds */
+	int32_t max_sample_cpu;		/* highest CPU of a sample, read or not; likewise */
 	bool rewound;			/* header-like records were applied already */
 
 	/* the event handed out */
@@ -555,6 +559,11 @@ int tp_blob_parse(struct srep_session *s, const uint8_t *data, size_t len,
 		  uint64_t off, struct srep_error *err);
 /* bind an evsel of type TRACEPOINT to its format; sets ev->tp, ev->kind, ev->name */
 void tp_bind(struct srep_session *s, struct evsel *ev);
+/* an event's time and CPU (a sample's, if 'sample') widen the trace's span and CPU
+ * range, delivered or not */
+void session_note_span(struct srep_session *s, uint64_t time, int32_t cpu, bool sample);
+/* the kind of neutral event a tracepoint kind's samples become (TP_NONE: SAMPLE) */
+enum srep_event_kind tp_event_kind(enum tp_kind kind);
 /* the neutral event from a tracepoint payload; false if it has no neutral form */
 bool tp_decode(const struct tp_event *tpe, enum tp_kind kind, const uint8_t *raw,
 	       uint32_t raw_size, struct srep_event *out, char **strbuf, size_t *strcap);

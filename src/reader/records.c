@@ -426,6 +426,21 @@ static void when_where(struct srep_session *s, const struct rec *r, struct evsel
 	}
 }
 
+/*
+ * A tracepoint sample of a kind the caller does not read (other samples
+ * name the tasks of SWITCH records, so they are always read):
+ * its time still bounds the trace and the next round, as if it had been
+ * queued, so the events that are read leave the queue at the same points.
+ */
+static int skip_sample(struct srep_session *s, uint64_t time, int32_t cpu)
+{
+	if (s->streams && time)
+		streams_note_time(s, time);
+	order_note_time(&s->q, time);
+	session_note_span(s, time, cpu >= 0 && (uint32_t)cpu < SREP_MAX_CPUS ? cpu : -1, true);
+	return 0;
+}
+
 static int queue_kernel(struct srep_session *s, const struct rec *r, struct evsel *ev,
 			struct srep_error *err)
 {
@@ -436,6 +451,9 @@ static int queue_kernel(struct srep_session *s, const struct rec *r, struct evse
 	int ret;
 
 	when_where(s, r, ev, &time, &cpu);
+	if (ev && s->skip_kinds && r->type == PERF_RECORD_SAMPLE && ev->kind != TP_NONE &&
+	    (s->skip_kinds & SREP_EV_BIT(tp_event_kind(ev->kind))))
+		return skip_sample(s, time, cpu);
 	if (!time) {
 		/* perf delivers records without a time at once, in arrival order */
 		s->direct = (struct order_entry){ .file_off = r->off, .data = (uint8_t *)r->p,

@@ -35,7 +35,7 @@ static int session_alloc(struct srep_session **out, const char *path,
 	task_table_init(&s->tasks);
 	task_table_init(&s->prescanned);
 	loss_tracker_init(&s->loss);
-	s->max_cpu = -1;
+	s->max_cpu = s->max_sample_cpu = -1;
 	*out = s;
 	return 0;
 }
@@ -202,17 +202,34 @@ void srep_session__delete(struct srep_session *s)
 
 /* ---- iteration ---- */
 
+void session_note_span(struct srep_session *s, uint64_t time, int32_t cpu, bool sample)
+{
+	if (cpu > s->max_cpu)
+		s->max_cpu = cpu;
+	if (sample && cpu > s->max_sample_cpu)
+		s->max_sample_cpu = cpu;
+	if (!time)
+		return;
+	if (!s->stats.first_time || time < s->stats.first_time)
+		s->stats.first_time = time;
+	if (time > s->stats.last_time)
+		s->stats.last_time = time;
+}
+
 static void count_event(struct srep_session *s, const struct srep_event *ev)
 {
 	s->stats.events++;
-	if (ev->cpu > s->max_cpu)
-		s->max_cpu = ev->cpu;
-	if (!ev->time)
-		return;
-	if (!s->stats.first_time || ev->time < s->stats.first_time)
-		s->stats.first_time = ev->time;
-	if (ev->time > s->stats.last_time)
-		s->stats.last_time = ev->time;
+	session_note_span(s, ev->time, ev->cpu,
+			  ev->source == SREP_SRC_TRACEPOINT || ev->source == SREP_SRC_SAMPLE);
+}
+
+void srep_session__set_interest(struct srep_session *s, uint32_t kinds)
+{
+	const uint32_t always = SREP_EV_BIT(SREP_EV_FORK) | SREP_EV_BIT(SREP_EV_EXEC) |
+				SREP_EV_BIT(SREP_EV_EXIT) | SREP_EV_BIT(SREP_EV_FREE) |
+				SREP_EV_BIT(SREP_EV_COMM);
+
+	s->skip_kinds = ~(kinds | always);
 }
 
 int srep_session__next_event(struct srep_session *s, const struct srep_event **out,
@@ -280,6 +297,11 @@ bool srep_stats__damaged(const struct srep_stats *st)
 int32_t srep_session__max_cpu(const struct srep_session *s)
 {
 	return s->max_cpu;
+}
+
+int32_t srep_session__max_sample_cpu(const struct srep_session *s)
+{
+	return s->max_sample_cpu;
 }
 
 bool srep_session__time_span(const struct srep_session *s, uint64_t *first, uint64_t *last)

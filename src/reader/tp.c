@@ -699,10 +699,10 @@ static void decode_cpu_state(const struct tp_event *t, enum tp_kind kind, const 
 		c->state = (int64_t)v;
 }
 
-bool tp_decode(const struct tp_event *t, enum tp_kind kind, const uint8_t *raw,
-	       uint32_t n, struct srep_event *out, char **strbuf, size_t *strcap)
+enum srep_event_kind tp_event_kind(enum tp_kind kind)
 {
 	static const enum srep_event_kind ev_kind[] = {
+		[TP_NONE] = SREP_EV_SAMPLE,
 		[TP_SWITCH] = SREP_EV_SWITCH, [TP_WAKING] = SREP_EV_WAKEUP,
 		[TP_WAKEUP] = SREP_EV_WAKEUP, [TP_WAKEUP_NEW] = SREP_EV_WAKEUP,
 		[TP_MIGRATE] = SREP_EV_MIGRATE, [TP_FORK] = SREP_EV_FORK,
@@ -713,6 +713,12 @@ bool tp_decode(const struct tp_event *t, enum tp_kind kind, const uint8_t *raw,
 		[TP_CPU_IDLE] = SREP_EV_CPU_IDLE, [TP_CPU_FREQ] = SREP_EV_CPU_FREQ,
 	};
 
+	return (unsigned)kind <= TP_CPU_FREQ ? ev_kind[kind] : SREP_EV_SAMPLE;
+}
+
+bool tp_decode(const struct tp_event *t, enum tp_kind kind, const uint8_t *raw,
+	       uint32_t n, struct srep_event *out, char **strbuf, size_t *strcap)
+{
 	if (!t || kind <= TP_NONE || kind > TP_CPU_FREQ || (!raw && n))
 		return false;
 	switch (kind) {
@@ -727,7 +733,7 @@ bool tp_decode(const struct tp_event *t, enum tp_kind kind, const uint8_t *raw,
 	case TP_CPU_IDLE: case TP_CPU_FREQ: decode_cpu_state(t, kind, raw, n, out); break;
 	default: decode_stat(t, kind, raw, n, out); break;
 	}
-	out->kind = ev_kind[kind];
+	out->kind = tp_event_kind(kind);
 	out->source = SREP_SRC_TRACEPOINT;
 	return true;
 }

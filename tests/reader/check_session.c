@@ -5,11 +5,14 @@
  * only with SREP_OPEN_PRESCAN), the prescanned task table complete before
  * the first event (from a file and from stdin), tracepoint fields of
  * events, record type names as perf spells them, event kind names,
- * progress and the evsel accessors.
+ * progress and the evsel accessors, reading only some kinds of events
+ * (srep_session__set_interest).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <schedrep/perfsched.h>
 
 #include "testutil.h"
 #include "fixture.h"
@@ -607,6 +610,120 @@ START_TEST(progress_and_evsels)
 }
 END_TEST
 
+/* ---- interest: the kinds a caller reads ---- */
+
+static bool always_read(const struct srep_event *e, uint32_t kinds)
+{
+	const uint32_t task_kinds = SREP_EV_BIT(SREP_EV_FORK) | SREP_EV_BIT(SREP_EV_EXEC) |
+				    SREP_EV_BIT(SREP_EV_EXIT) | SREP_EV_BIT(SREP_EV_FREE) |
+				    SREP_EV_BIT(SREP_EV_COMM);
+
+	return e->source != SREP_SRC_TRACEPOINT || ((kinds | task_kinds) & SREP_EV_BIT(e->kind));
+}
+
+/*
+ * A task's pid, which the model fills in from its task table, may be known
+ * later when fewer events are read: left out of the comparison.
+ */
+static void relax_task_fields(struct tu_events *ev)
+{
+	size_t i;
+
+	for (i = 0; i < ev->n; i++) {
+		struct srep_event *e = &ev->v[i];
+
+		switch (e->kind) {
+		case SREP_EV_SWITCH:
+			e->u.sw.prev_pid = e->u.sw.next_pid = -1;
+			break;
+		case SREP_EV_WAKEUP:	e->u.wake.pid = -1; break;
+		case SREP_EV_MIGRATE:	e->u.migrate.pid = -1; break;
+		case SREP_EV_STAT:	e->u.stat.pid = -1; break;
+		default:		break;
+		}
+	}
+}
+
+/* the events of a full read that an interest in 'kinds' keeps, in order */
+static void keep_kinds(const struct tu_events *all, uint32_t kinds, struct tu_events *out)
+{
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	out->v = calloc(all->n ? all->n : 1, sizeof(*out->v));
+	ck_assert_ptr_nonnull(out->v);
+	for (i = 0; i < all->n; i++)
+		if (always_read(&all->v[i], kinds))
+			out->v[out->n++] = all->v[i];
+	out->cap = all->n;
+}
+
+/*
+ * With an interest, the events read are those of a full read of the kinds
+ * asked for (and the task table's), in the same order with the same
+ * fields; statistics by record, the time span and the CPUs stay those of
+ * the whole trace.
+ */
+START_TEST(interest_corpus)
+{
+	static const char *const files[] = {
+		"emulated/x86_64-messaging.data", "emulated/s390x-messaging.data",
+		"emulated/armhf-switch-cpuwide.data", "emulated/arm64-trixie-zstd.data",
+		"public/simpleperf__perf_with_trace_offcpu.data",
+		"public/quipper__perf.data.piped.lost_samples-4.4",
+		"public/cros__perf.data.piped.production__blob-37b0642",
+	};
+	static const uint32_t masks[] = {
+		SREP_SCHEDMAP_EVENTS, SREP_TIMEHIST_EVENTS, SREP_LATENCY_EVENTS,
+		~SREP_EV_BIT(SREP_EV_STAT), 0,
+	};
+	size_t i, m;
+
+	if (!tu_corpus_dir())
+		TU_SKIP("no corpus (set SREP_CORPUS)");
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char *path = tu_corpus_path(files[i]);
+		struct srep_session *full = NULL;
+		struct tu_events all = { 0 };
+		struct srep_error err = { 0 };
+
+		ck_assert_msg(srep_session__open(&full, path, NULL, &err) == 0, "%s: %s",
+			      files[i], err.msg);
+		ck_assert_int_eq(tu_collect(full, &all, &err), 0);
+		for (m = 0; m < sizeof(masks) / sizeof(masks[0]); m++) {
+			const struct srep_stats *a = srep_session__stats(full), *b;
+			struct srep_session *s = NULL;
+			struct tu_events want, got = { 0 };
+			char why[256];
+
+			keep_kinds(&all, masks[m], &want);
+			ck_assert_int_eq(srep_session__open(&s, path, NULL, &err), 0);
+			srep_session__set_interest(s, masks[m]);
+			ck_assert_int_eq(tu_collect(s, &got, &err), 0);
+			relax_task_fields(&want);
+			relax_task_fields(&got);
+			ck_assert_msg(tu_events_same(&want, &got, why, sizeof(why)),
+				      "%s, kinds 0x%x: %s", files[i], masks[m], why);
+			b = srep_session__stats(s);
+			ck_assert_uint_eq(b->total_records, a->total_records);
+			ck_assert(!memcmp(b->records, a->records, sizeof(a->records)));
+			ck_assert_uint_eq(b->first_time, a->first_time);
+			ck_assert_uint_eq(b->last_time, a->last_time);
+			ck_assert_uint_eq(b->events, want.n);
+			ck_assert_int_eq(srep_session__max_cpu(s), srep_session__max_cpu(full));
+			ck_assert_int_eq(srep_session__max_sample_cpu(s),
+					 srep_session__max_sample_cpu(full));
+			tu_events_free(&want);
+			tu_events_free(&got);
+			srep_session__delete(s);
+		}
+		tu_events_free(&all);
+		srep_session__delete(full);
+		free(path);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("session");
@@ -625,6 +742,7 @@ int main(void)
 	tcase_add_test(tc, record_type_names_of_the_corpus);
 	tcase_add_test(tc, event_kind_names);
 	tcase_add_test(tc, progress_and_evsels);
+	tcase_add_test(tc, interest_corpus);
 	suite_add_tcase(s, tc);
 	return tu_run_suite(s);
 }

@@ -82,6 +82,10 @@ SREP_API const char *srep_perf_threads__comm(struct srep_perf_threads *pt, int32
 /* perf sched latency                                                   */
 /* ------------------------------------------------------------------ */
 
+/* the events srep_latency__add() reads (srep_session__set_interest) */
+#define SREP_LATENCY_EVENTS (SREP_EV_BIT(SREP_EV_SWITCH) | SREP_EV_BIT(SREP_EV_STAT) | \
+			     SREP_EV_BIT(SREP_EV_WAKEUP))
+
 struct srep_latency_opts {
 	enum srep_perf_dialect dialect;
 	bool per_task;			/* perf's -p: one row per task, not per comm */
@@ -131,6 +135,10 @@ SREP_API const struct srep_latency_totals *srep_latency__totals(const struct sre
 /* ------------------------------------------------------------------ */
 /* perf sched timehist                                                  */
 /* ------------------------------------------------------------------ */
+
+/* the events srep_timehist__add() reads (srep_session__set_interest) */
+#define SREP_TIMEHIST_EVENTS (SREP_EV_BIT(SREP_EV_SWITCH) | SREP_EV_BIT(SREP_EV_WAKEUP) | \
+			      SREP_EV_BIT(SREP_EV_MIGRATE) | SREP_EV_BIT(SREP_EV_LOST))
 
 struct srep_timehist_opts {
 	enum srep_perf_dialect dialect;
@@ -209,6 +217,9 @@ SREP_API const struct srep_timehist_totals *srep_timehist__totals(const struct s
 /* ------------------------------------------------------------------ */
 /* perf sched map                                                       */
 /* ------------------------------------------------------------------ */
+
+/* the events srep_schedmap__add() reads (srep_session__set_interest) */
+#define SREP_SCHEDMAP_EVENTS SREP_EV_BIT(SREP_EV_SWITCH)
 
 struct srep_schedmap_opts {
 	enum srep_perf_dialect dialect;

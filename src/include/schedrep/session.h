@@ -325,6 +325,22 @@ SREP_API const struct srep_meta *srep_session__meta(const struct srep_session *s
 /* Next event in time order: 1 got one, 0 end of trace, < 0 error */
 SREP_API int srep_session__next_event(struct srep_session *s, const struct srep_event **ev,
 				      struct srep_error *err);
+/*
+ * The kinds of events the caller reads: a mask of SREP_EV_BIT()s (default:
+ * every kind). Tracepoint samples of other kinds may then be left unread: a
+ * perf.data's are counted (statistics by record type and event, time span,
+ * CPUs) but neither decoded nor queued, so a command that reads the
+ * switches of a scheduler trace skips most of it; other formats deliver
+ * them all. Always delivered: the kinds that keep the task table (FORK,
+ * EXEC, EXIT, FREE, COMM), samples that are not tracepoints, and records
+ * that are not samples (LOST, MMAP, SWITCH records). The events delivered
+ * are those of a full read, except that a task's pid the model learns from
+ * an unread event is known only from a later one; stats.events,
+ * late_events and lost_time_ns describe the events delivered. Applies to
+ * the records read after the call.
+ */
+#define SREP_EV_BIT(kind) (1u << (kind))
+SREP_API void srep_session__set_interest(struct srep_session *s, uint32_t kinds);
 /* Read the rest of the input only counting records (statistics below) */
 SREP_API int srep_session__count(struct srep_session *s, struct srep_error *err);
 /* Start again from the first event (input copied to a temporary file if it was a pipe) */
@@ -346,6 +362,8 @@ SREP_API bool srep_session__time_span(const struct srep_session *s, uint64_t *fi
  * the whole trace), -1 if none: for traces whose header lacks the CPU count.
  */
 SREP_API int32_t srep_session__max_cpu(const struct srep_session *s);
+/* the highest CPU of a sample (tracepoint or other), read or left unread; -1 none */
+SREP_API int32_t srep_session__max_sample_cpu(const struct srep_session *s);
 
 /* bytes of input consumed and total (0 if unknown): for progress bars */
 SREP_API void srep_session__progress(const struct srep_session *s, uint64_t *done, uint64_t *total);

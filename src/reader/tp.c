@@ -88,7 +88,7 @@ struct tp_event {
 	struct tep_handle *tep;
 	enum tp_kind kind;
 	bool big_endian, swap;		/* of the tracing blob, hence of every payload */
-	uint32_t switch_end;		/* sched_switch of the usual layout: its end; 0 other */
+	uint32_t usual_end;		/* the kind's usual layout (usual_end()): its end; 0 other */
 	struct tp_fld f[F_NR];
 	struct tp_gfield *fields;	/* common_* first, then the event's own, format order */
 	int nr_fields;
@@ -277,30 +277,57 @@ static int memo_new(struct tp_event *t)
 }
 
 /*
- * The layout every kernel since 2.6 gives sched_switch: fixed pids and
- * priorities of 4 bytes, comms of 16, prev_state of 4 or 8. Found once
- * per format, it lets the decoder check the payload's size once instead
- * of per field: the end of the last of those fields, 0 when they differ.
+ * The layouts every kernel since 2.6 gives the busiest events: fixed pids,
+ * priorities and CPUs of 4 bytes, comms of 16, times of 8 (sched_switch's
+ * prev_state of 4 or 8: size 0 below). Found once per format, they let a
+ * decoder check the payload's size once instead of per field.
  */
-static uint32_t usual_switch_end(const struct tp_event *t)
+struct usual_fld {
+	enum fslot slot;
+	uint32_t size;
+};
+
+static const struct usual_fld usual_switch[] = {
+	{ F_PREV_PID, 4 }, { F_NEXT_PID, 4 }, { F_PREV_PRIO, 4 }, { F_NEXT_PRIO, 4 },
+	{ F_PREV_COMM, 16 }, { F_NEXT_COMM, 16 }, { F_PREV_STATE, 0 },
+};
+static const struct usual_fld usual_wakeup[] = {
+	{ F_PID, 4 }, { F_PRIO, 4 }, { F_TARGET_CPU, 4 }, { F_COMM, 16 },
+};
+static const struct usual_fld usual_runtime[] = {
+	{ F_PID, 4 }, { F_RUNTIME, 8 }, { F_VRUNTIME, 8 }, { F_COMM, 16 },
+};
+
+/* the end of the last of the fields when each has its usual size; 0 when one differs */
+static uint32_t usual_end(const struct tp_event *t, const struct usual_fld *u, size_t nr)
 {
-	static const struct { enum fslot slot; uint32_t size; } usual[] = {
-		{ F_PREV_PID, 4 }, { F_NEXT_PID, 4 }, { F_PREV_PRIO, 4 }, { F_NEXT_PRIO, 4 },
-		{ F_PREV_COMM, 16 }, { F_NEXT_COMM, 16 }, { F_PREV_STATE, 0 },
-	};
 	uint32_t end = 0;
 	size_t i;
 
-	for (i = 0; i < sizeof(usual) / sizeof(usual[0]); i++) {
-		const struct tp_fld *f = &t->f[usual[i].slot];
+	for (i = 0; i < nr; i++) {
+		const struct tp_fld *f = &t->f[u[i].slot];
 
-		if (f->flags & FL_DYN || (usual[i].size ? f->size != usual[i].size :
+		if (f->flags & FL_DYN || (u[i].size ? f->size != u[i].size :
 					  f->size != 4 && f->size != 8))
 			return 0;
 		if (f->off + f->size > end)
 			end = f->off + f->size;
 	}
 	return end;
+}
+
+#define USUAL_END(t, table) usual_end((t), (table), sizeof(table) / sizeof((table)[0]))
+
+static uint32_t usual_end_of(const struct tp_event *t)
+{
+	switch (t->kind) {
+	case TP_SWITCH:		return USUAL_END(t, usual_switch);
+	case TP_WAKING:
+	case TP_WAKEUP:
+	case TP_WAKEUP_NEW:	return USUAL_END(t, usual_wakeup);
+	case TP_STAT_RUNTIME:	return USUAL_END(t, usual_runtime);
+	default:		return 0;
+	}
 }
 
 static struct tp_event *tp_event_new(struct tp_ctx *tp, struct tep_event *tev)
@@ -318,8 +345,7 @@ static struct tp_event *tp_event_new(struct tp_ctx *tp, struct tep_event *tev)
 	/* tep_find_any_field: common_type/common_pid live among the common fields */
 	for (i = 0; i < F_NR; i++)
 		fld_from_tep(&t->f[i], tep_find_any_field(tev, fslot_name[i]));
-	if (t->kind == TP_SWITCH)
-		t->switch_end = usual_switch_end(t);
+	t->usual_end = usual_end_of(t);
 	if (gfields_build(t) < 0 || (t->kind == TP_SWITCH && memo_new(t) < 0)) {
 		tp_event_free(t);
 		return NULL;
@@ -539,7 +565,14 @@ static void state_of(const struct tp_event *t, uint64_t v, char *letter, bool *p
 
 #define I32(slot, dflt) ((int32_t)fld_int(t, (slot), raw, n, (dflt)))
 
-/* the usual layout (usual_switch_end) in a payload long enough for it */
+/* a comm of the usual 16 bytes, as fld_comm() copies it */
+static inline void usual_comm(char *dst, const uint8_t *src)
+{
+	memcpy(dst, src, 16);
+	dst[16] = 0;
+}
+
+/* the usual layout (usual_switch) in a payload long enough for it */
 static void decode_usual_switch(const struct tp_event *t, const uint8_t *raw,
 				struct srep_switch *sw, uint64_t *state)
 {
@@ -549,10 +582,8 @@ static void decode_usual_switch(const struct tp_event *t, const uint8_t *raw,
 	sw->next_tid = (int32_t)srep_get32(raw + f[F_NEXT_PID].off, t->swap);
 	sw->prev_prio = (int32_t)srep_get32(raw + f[F_PREV_PRIO].off, t->swap);
 	sw->next_prio = (int32_t)srep_get32(raw + f[F_NEXT_PRIO].off, t->swap);
-	memcpy(sw->prev_comm, raw + f[F_PREV_COMM].off, 16);
-	sw->prev_comm[16] = 0;
-	memcpy(sw->next_comm, raw + f[F_NEXT_COMM].off, 16);
-	sw->next_comm[16] = 0;
+	usual_comm(sw->prev_comm, raw + f[F_PREV_COMM].off);
+	usual_comm(sw->next_comm, raw + f[F_NEXT_COMM].off);
 	*state = f[F_PREV_STATE].size == 8 ? srep_get64(raw + f[F_PREV_STATE].off, t->swap) :
 		 srep_get32(raw + f[F_PREV_STATE].off, t->swap);
 }
@@ -566,7 +597,7 @@ static void decode_switch(const struct tp_event *t, const uint8_t *raw, uint32_t
 
 	/* the hottest decoder: every member is set below, so no memset */
 	sw->prev_pid = sw->next_pid = -1;	/* tgids: the caller's task table knows */
-	if (t->switch_end && n >= t->switch_end) {
+	if (t->usual_end && n >= t->usual_end) {
 		decode_usual_switch(t, raw, sw, &state);
 	} else {
 		sw->prev_tid = I32(F_PREV_PID, -1);
@@ -594,11 +625,19 @@ static void decode_wakeup(const struct tp_event *t, enum tp_kind kind, const uin
 	w->kind = kind == TP_WAKING ? SREP_WAKE_WAKING :
 		  kind == TP_WAKEUP ? SREP_WAKE_WAKEUP : SREP_WAKE_NEW;
 	w->pid = -1;
-	w->tid = I32(F_PID, -1);
-	w->prio = I32(F_PRIO, INT32_MIN);
-	w->target_cpu = I32(F_TARGET_CPU, -1);
-	w->success = I32(F_SUCCESS, -1);
-	fld_comm(t, F_COMM, raw, n, w->comm);
+	if (t->usual_end && n >= t->usual_end) {
+		w->tid = (int32_t)srep_get32(raw + t->f[F_PID].off, t->swap);
+		w->prio = (int32_t)srep_get32(raw + t->f[F_PRIO].off, t->swap);
+		w->target_cpu = (int32_t)srep_get32(raw + t->f[F_TARGET_CPU].off, t->swap);
+		usual_comm(w->comm, raw + t->f[F_COMM].off);
+	} else {
+		w->tid = I32(F_PID, -1);
+		w->prio = I32(F_PRIO, INT32_MIN);
+		w->target_cpu = I32(F_TARGET_CPU, -1);
+		fld_comm(t, F_COMM, raw, n, w->comm);
+	}
+	/* newer kernels' formats have no 'success': looked up only where it is */
+	w->success = t->f[F_SUCCESS].size ? I32(F_SUCCESS, -1) : -1;
 }
 
 static void decode_migrate(const struct tp_event *t, const uint8_t *raw, uint32_t n,
@@ -673,6 +712,13 @@ static void decode_stat(const struct tp_event *t, enum tp_kind kind, const uint8
 	memset(st, 0, sizeof(*st));
 	st->kind = (enum srep_stat_kind)(SREP_STAT_RUNTIME + (kind - TP_STAT_RUNTIME));
 	st->pid = -1;
+	if (kind == TP_STAT_RUNTIME && t->usual_end && n >= t->usual_end) {
+		st->tid = (int32_t)srep_get32(raw + t->f[F_PID].off, t->swap);
+		st->value = srep_get64(raw + t->f[F_RUNTIME].off, t->swap);
+		st->vruntime = srep_get64(raw + t->f[F_VRUNTIME].off, t->swap);
+		usual_comm(st->comm, raw + t->f[F_COMM].off);
+		return;
+	}
 	st->tid = I32(F_PID, -1);
 	if (fld_uint(t, kind == TP_STAT_RUNTIME ? F_RUNTIME : F_DELAY, raw, n, &v))
 		st->value = v;

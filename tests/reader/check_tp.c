@@ -402,6 +402,58 @@ START_TEST(test_decode_other_kinds)
 }
 END_TEST
 
+/* 'have' when the format has the field and the prefix holds it, else 'dflt' */
+static int64_t in_prefix(const struct evsel *ev, const uint8_t *raw, uint32_t n,
+			 const char *name, int64_t have, int64_t dflt)
+{
+	struct srep_field f;
+
+	return tp_field_by_name(ev->tp, raw, n, name, &f) <= 0 ? dflt : have;
+}
+
+/* sched_waking and sched_stat_runtime: the usual layout's one size check and the per-field path */
+static void truncated_waking_runtime(struct srep_session *s, const struct fixture_opts *o,
+				     struct fixture *fx)
+{
+	struct srep_event out;
+	struct evsel wk, rt;
+	const uint8_t *raw;
+	uint32_t full, n;
+	char *sb = NULL;
+	size_t sc = 0;
+
+	fx_bind(s, o, &wk, "sched", "sched_waking");
+	fx_bind(s, o, &rt, "sched", "sched_stat_runtime");
+	ck_assert_int_eq(fixture_waking(fx, 1, 0, "waker", 31, 110, 1), 0);
+	raw = fixture_last_raw(fx, &full);
+	for (n = 0; n <= full; n++) {
+		uint8_t *cut = exact(raw, n);
+
+		ck_assert(tp_decode(wk.tp, wk.kind, cut, n, &out, &sb, &sc));
+		ck_assert_int_eq(out.u.wake.tid, in_prefix(&wk, cut, n, "pid", 31, -1));
+		ck_assert_int_eq(out.u.wake.prio, in_prefix(&wk, cut, n, "prio", 110, INT32_MIN));
+		ck_assert_int_eq(out.u.wake.target_cpu, in_prefix(&wk, cut, n, "target_cpu", 1, -1));
+		ck_assert_str_eq(out.u.wake.comm, in_prefix(&wk, cut, n, "comm", 1, 0) ? "waker" : "");
+		free(cut);
+	}
+	ck_assert_int_eq(fixture_stat_runtime(fx, 2, 0, "runner", 12, 123456789012ull, 5), 0);
+	raw = fixture_last_raw(fx, &full);
+	for (n = 0; n <= full; n++) {
+		uint8_t *cut = exact(raw, n);
+
+		ck_assert(tp_decode(rt.tp, rt.kind, cut, n, &out, &sb, &sc));
+		ck_assert_int_eq(out.u.stat.tid, in_prefix(&rt, cut, n, "pid", 12, -1));
+		ck_assert_uint_eq(out.u.stat.value,
+				  (uint64_t)in_prefix(&rt, cut, n, "runtime", 123456789012ll, 0));
+		ck_assert_uint_eq(out.u.stat.vruntime, (uint64_t)in_prefix(&rt, cut, n, "vruntime", 5, 0));
+		ck_assert_str_eq(out.u.stat.comm, in_prefix(&rt, cut, n, "comm", 1, 0) ? "runner" : "");
+		free(cut);
+	}
+	free(sb);
+	free(wk.name);
+	free(rt.name);
+}
+
 /* every prefix of a payload decodes without reading past it */
 START_TEST(test_decode_truncated)
 {
@@ -452,6 +504,7 @@ START_TEST(test_decode_truncated)
 	}
 	ck_assert(tp_decode(sw.tp, sw.kind, NULL, 0, &out, &sb, &sc));
 	ck_assert_int_eq(out.u.sw.prev_tid, -1);
+	truncated_waking_runtime(s, o, fx);
 	ck_assert_str_eq(out.u.sw.prev_comm, "");
 	ck_assert_int_eq(out.u.sw.prev_state, '?');
 	free(sb);

@@ -71,8 +71,8 @@ CLI_TESTS = tests/cli/help.sh tests/cli/info.sh tests/cli/filters.sh tests/cli/c
 	tests/cli/perf-dir.sh tests/cli/perf-corpus.sh tests/cli/perf-host.sh \
 	tests/cli/progress.sh tests/cli/fastforward.sh tests/cli/fastforward-plan.sh \
 	tests/cli/simpoint.sh tests/cli/simpoint-lbr.sh
-TESTS += $(CLI_TESTS) tests/layers.sh
-dist_check_SCRIPTS = $(CLI_TESTS) tests/layers.sh
+TESTS += $(CLI_TESTS) tests/layers.sh tests/abi.sh
+dist_check_SCRIPTS = $(CLI_TESTS) tests/layers.sh tests/abi.sh
 EXTRA_DIST += tests/cli/lib.sh tests/simpoint/ari.awk tests/simpoint/phases.c \
 	tests/cli/info-sample-x86_64.stdout tests/cli/info-sample-s390x-zstd.stdout \
 	tests/cli/compare-pair.json tests/cli/compare-pair.stdout \

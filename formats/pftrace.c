@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/perf_event.h>
 
 #include "pftrace.h"
 
@@ -386,8 +387,10 @@ static int pft_event(void *state, const struct srep_event *ev, struct srep_error
 	/* untimed records (perf's synthesized tasks) live in the process tree */
 	if (!ev->time || ev->time < p->ctx->from || ev->time > p->ctx->to)
 		return 0;
+	/* the trace starts at its first event, read or not (stat_unread()) */
 	if (!p->first_time)
-		p->first_time = ev->time;
+		p->first_time = p->stat_unread ? srep_session__stats(p->ctx->session)->first_time :
+			        ev->time;
 	if (ev->time > p->last_time)
 		p->last_time = ev->time;
 	if (!pft_cpu(p, cpu))
@@ -604,6 +607,26 @@ static void loss_stats(struct pft *p)
 
 static const struct tl_hooks no_hooks = { NULL, NULL, NULL };
 
+/*
+ * sched_stat_* events have no place in Perfetto's tables (its thread states
+ * come from the switches), and they are half of a 'perf sched record'
+ * trace: left unread, when nothing else needs them. The trace's first and
+ * last event, which may be one, bound the tracks: the session's statistics
+ * count unread events too, but only for the whole trace, not for a --time
+ * window. With symbols, their callchains would be stack samples.
+ */
+static bool stat_unread(const struct srep_export_ctx *ctx)
+{
+	size_t i;
+
+	if (ctx->from || ctx->to != UINT64_MAX)
+		return false;
+	for (i = 0; ctx->symbols && i < srep_session__nr_evsels(ctx->session); i++)
+		if (srep_session__evsel_sample_type(ctx->session, i) & PERF_SAMPLE_CALLCHAIN)
+			return false;
+	return true;
+}
+
 static int pft_begin(void **state, const struct srep_export_ctx *ctx, struct srep_error *err)
 {
 	struct pft *p = calloc(1, sizeof(*p));
@@ -621,6 +644,9 @@ static int pft_begin(void **state, const struct srep_export_ctx *ctx, struct sre
 		p->kernel[0] = 4;
 		p->kernel[1] = 4;
 	}
+	p->stat_unread = stat_unread(ctx);
+	if (p->stat_unread)
+		srep_session__set_interest(ctx->session, ~SREP_EV_BIT(SREP_EV_STAT));
 	system_info(p);
 	recording_cmdline(p);
 	clock_snapshot(p);
@@ -634,6 +660,8 @@ static int pft_end(void *state, struct srep_error *err)
 	struct pft *p = state;
 	size_t i;
 
+	if (p->stat_unread && srep_session__stats(p->ctx->session)->last_time > p->last_time)
+		p->last_time = srep_session__stats(p->ctx->session)->last_time;
 	for (i = 0; i < p->nr_cpus; i++)
 		pft_finish_cpu(p, i);
 	recording_cmdline(p);

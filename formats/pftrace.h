@@ -102,6 +102,7 @@ struct pft {
 	struct timeline tl;		/* when each task was last seen: to fill gaps */
 	int kernel[2];			/* major, minor: how prev_state is encoded */
 	uint64_t first_time, last_time;
+	bool stat_unread;		/* sched_stat_* left unread (stat_unread()) */
 	bool first_packet_done;
 	bool cmdline_done;		/* perf's command line written */
 	bool nomem;

@@ -294,9 +294,7 @@ static const struct usual_fld usual_switch[] = {
 static const struct usual_fld usual_wakeup[] = {
 	{ F_PID, 4 }, { F_PRIO, 4 }, { F_TARGET_CPU, 4 }, { F_COMM, 16 },
 };
-static const struct usual_fld usual_runtime[] = {
-	{ F_PID, 4 }, { F_RUNTIME, 8 }, { F_VRUNTIME, 8 }, { F_COMM, 16 },
-};
+static const struct usual_fld usual_runtime[] = { { F_PID, 4 }, { F_RUNTIME, 8 } };
 
 /* the end of the last of the fields when each has its usual size; 0 when one differs */
 static uint32_t usual_end(const struct tp_event *t, const struct usual_fld *u, size_t nr)
@@ -318,6 +316,23 @@ static uint32_t usual_end(const struct tp_event *t, const struct usual_fld *u, s
 
 #define USUAL_END(t, table) usual_end((t), (table), sizeof(table) / sizeof((table)[0]))
 
+/*
+ * sched_stat_runtime: pid and runtime, then a comm of 16 bytes and a
+ * vruntime of 8, or (newer kernels: 6.18 here) a __data_loc comm and no vruntime
+ */
+static uint32_t usual_runtime_end(const struct tp_event *t)
+{
+	const struct tp_fld *vr = &t->f[F_VRUNTIME], *comm = &t->f[F_COMM];
+	uint32_t end = USUAL_END(t, usual_runtime);
+
+	if (!end || (vr->size && (vr->size != 8 || (vr->flags & FL_DYN))) ||
+	    (!(comm->flags & FL_DYN) && comm->size != 16) || (comm->flags & FL_DYN && comm->size != 4))
+		return 0;
+	if (vr->size && vr->off + vr->size > end)
+		end = vr->off + vr->size;
+	return comm->off + comm->size > end ? comm->off + comm->size : end;
+}
+
 static uint32_t usual_end_of(const struct tp_event *t)
 {
 	switch (t->kind) {
@@ -325,7 +340,7 @@ static uint32_t usual_end_of(const struct tp_event *t)
 	case TP_WAKING:
 	case TP_WAKEUP:
 	case TP_WAKEUP_NEW:	return USUAL_END(t, usual_wakeup);
-	case TP_STAT_RUNTIME:	return USUAL_END(t, usual_runtime);
+	case TP_STAT_RUNTIME:	return usual_runtime_end(t);
 	default:		return 0;
 	}
 }
@@ -715,8 +730,12 @@ static void decode_stat(const struct tp_event *t, enum tp_kind kind, const uint8
 	if (kind == TP_STAT_RUNTIME && t->usual_end && n >= t->usual_end) {
 		st->tid = (int32_t)srep_get32(raw + t->f[F_PID].off, t->swap);
 		st->value = srep_get64(raw + t->f[F_RUNTIME].off, t->swap);
-		st->vruntime = srep_get64(raw + t->f[F_VRUNTIME].off, t->swap);
-		usual_comm(st->comm, raw + t->f[F_COMM].off);
+		if (t->f[F_VRUNTIME].size)
+			st->vruntime = srep_get64(raw + t->f[F_VRUNTIME].off, t->swap);
+		if (t->f[F_COMM].flags & FL_DYN)
+			fld_comm(t, F_COMM, raw, n, st->comm);
+		else
+			usual_comm(st->comm, raw + t->f[F_COMM].off);
 		return;
 	}
 	st->tid = I32(F_PID, -1);

@@ -32,7 +32,6 @@
 #include "tp_local.h"
 
 #define TP_FILENAME_MAX	(64u << 10)	/* exec filename copy: PATH_MAX is 4 KiB, room to spare */
-#define TP_SYNTH_MAX	(64u << 10)	/* synthetic sched_switch record: real ones are ~64 bytes */
 #define TP_MEMO_MAX	32		/* distinct prev_state values remembered per event */
 
 /* the fields the neutral decoders read, found by name at bind time */
@@ -78,8 +77,7 @@ struct tp_gfield {
 struct tp_memo {
 	unsigned nr, next;
 	struct { uint64_t value; char letter; bool preempt; } e[TP_MEMO_MAX];
-	uint8_t *rec;			/* zeroed synthetic record for libtraceevent */
-	uint32_t rec_size;
+	struct tp_synth synth;		/* libtraceevent's text for a prev_state value */
 };
 
 struct tp_event {
@@ -128,7 +126,7 @@ static void tp_event_free(struct tp_event *t)
 	free(t->seq);
 	tp_native_free(t->native);
 	if (t->memo)
-		free(t->memo->rec);
+		tp_synth_free(&t->memo->synth);
 	free(t->memo);
 	free(t->fields);
 	free(t);
@@ -249,31 +247,23 @@ static int gfields_build(struct tp_event *t)
 	return 0;
 }
 
-/*
- * The synthetic record prev_state letters are evaluated on: zeroes except
- * common_type and prev_state, as long as the fixed part of the format, so
- * the answer depends on the value alone (which is what the memo keys on).
- */
+/* prev_state's letters, found once per value (state_of); none for an absurd layout */
 static int memo_new(struct tp_event *t)
 {
-	uint32_t end = 0;
-	int i;
+	const struct tp_fld *st = &t->f[F_PREV_STATE];
+	int ret;
 
-	if (!t->f[F_PREV_STATE].size || !t->f[F_COMMON_TYPE].size)
+	if (!st->size || !t->f[F_COMMON_TYPE].size)
 		return 0;
-	for (i = 0; i < t->nr_fields; i++) {
-		const struct tp_fld *f = &t->fields[i].loc;
-
-		if (f->size && f->off <= TP_SYNTH_MAX && f->size <= TP_SYNTH_MAX - f->off)
-			end = end > f->off + f->size ? end : f->off + f->size;
-		else if (f->size)
-			return 0;	/* absurd layout: letters stay '?' */
-	}
 	t->memo = calloc(1, sizeof(*t->memo));
-	if (!t->memo || !(t->memo->rec = calloc(1, (size_t)end + 8)))
+	if (!t->memo)
 		return -1;
-	t->memo->rec_size = end;
-	return 0;
+	ret = tp_synth_init(&t->memo->synth, t->tep, t->tev, st->off, st->size, t->big_endian);
+	if (ret) {
+		free(t->memo);
+		t->memo = NULL;
+	}
+	return ret == SREP_E_NOMEM ? -1 : 0;	/* letters stay '?' otherwise */
 }
 
 /*
@@ -533,22 +523,11 @@ static void state_from_text(const char *txt, char *letter, bool *preempt)
 /* the expensive path: libtraceevent prints a synthetic record with this value */
 static void state_eval(const struct tp_event *t, uint64_t v, char *letter, bool *preempt)
 {
-	struct tp_memo *m = t->memo;
-	struct tep_record rec;
 	struct trace_seq seq;
 
-	memset(m->rec, 0, m->rec_size);
-	srep_put_uint(m->rec + t->f[F_COMMON_TYPE].off, t->f[F_COMMON_TYPE].size,
-		 (uint64_t)t->tev->id, t->big_endian);
-	srep_put_uint(m->rec + t->f[F_PREV_STATE].off, t->f[F_PREV_STATE].size, v, t->big_endian);
-	memset(&rec, 0, sizeof(rec));
-	rec.data = m->rec;
-	rec.size = (int)m->rec_size;
-	trace_seq_init(&seq);
-	tep_print_event(t->tep, &seq, &rec, "%s", TEP_PRINT_INFO);
-	trace_seq_terminate(&seq);
-	if (seq.state == TRACE_SEQ__GOOD && seq.buffer)
-		state_from_text(seq.buffer, letter, preempt);
+	if (!tp_synth_print(&t->memo->synth, v, &seq))
+		return;
+	state_from_text(seq.buffer, letter, preempt);
 	trace_seq_destroy(&seq);
 }
 

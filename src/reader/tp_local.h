@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tp_local.h - what tp.c (formats, payloads), tp_blob.c (the tracing data
- * blob) and tp_native.c (sched events' text) share. Only those three files
- * include libtraceevent.
+ * blob), tp_native.c (sched events' text) and tp_synth.c (a value's text)
+ * share. Only those files include libtraceevent.
  */
 #ifndef SREP_TP_LOCAL_H
 #define SREP_TP_LOCAL_H
@@ -20,6 +20,20 @@ struct tp_ctx {
 	bool big_endian;
 	struct tp_event *events;
 };
+
+/* tp_synth.c: libtraceevent's text for one value of one field (the key) */
+struct tp_synth {
+	struct tep_handle *tep;
+	uint8_t *rec;			/* the format's fixed part, zeroes and common_type */
+	uint32_t size, key_off, key_size;
+	bool big_endian;
+};
+/* 0; SREP_E_CORRUPT for a layout no record could have; SREP_E_NOMEM */
+int tp_synth_init(struct tp_synth *s, struct tep_handle *tep, struct tep_event *tev,
+		  uint32_t key_off, uint32_t key_size, bool big_endian);
+/* true and the text in 'seq' (the caller destroys it) for the record holding v */
+bool tp_synth_print(struct tp_synth *s, uint64_t v, struct trace_seq *seq);
+void tp_synth_free(struct tp_synth *s);
 
 /*
  * tp_native.c: the text tep_print_event() prints for a sched_* event, made

@@ -31,7 +31,6 @@
 #define NV_PIECES	32		/* sched formats have up to 17 */
 #define NV_MEMO		32		/* distinct values of the expression remembered */
 #define NV_TEXT_MAX	64		/* longest remembered expression text */
-#define NV_SYNTH_MAX	(64u << 10)	/* a synthetic record: real ones are ~64 bytes */
 
 enum piece_kind {
 	PC_TEXT,		/* literal text of the format */
@@ -70,8 +69,7 @@ struct tp_native {
 	uint32_t type_off, type_size;	/* common_type: libtraceevent picks the format by it */
 	struct memo_entry memo[NV_MEMO];
 	unsigned memo_nr, memo_next;
-	uint8_t *rec;			/* zeroed synthetic record */
-	uint32_t rec_size;
+	struct tp_synth synth;		/* libtraceevent's text for a key value */
 };
 
 /* ---- Text output, snprintf rules: what does not fit is counted, not written ---- */
@@ -283,32 +281,6 @@ static bool compile(struct tp_native *nv)
 	return true;
 }
 
-/* the zeroed record the expression is evaluated on: as long as the fixed part */
-static bool synth_new(struct tp_native *nv)
-{
-	struct tep_format_field *f, *lists[2] = { nv->tev->format.common_fields,
-						 nv->tev->format.fields };
-	uint32_t end = 0;
-	int i;
-
-	for (i = 0; i < 2; i++) {
-		for (f = lists[i]; f; f = f->next) {
-			if (f->offset < 0 || f->size < 0 || (uint32_t)f->offset > NV_SYNTH_MAX ||
-			    (uint32_t)f->size > NV_SYNTH_MAX - (uint32_t)f->offset)
-				return false;
-			if ((uint32_t)(f->offset + f->size) > end)
-				end = (uint32_t)(f->offset + f->size);
-		}
-	}
-	nv->rec = calloc(1, (size_t)end + 8);
-	if (!nv->rec)
-		return false;
-	nv->rec_size = end;
-	/* common_type: a common field, inside the record; numeric(): 1, 2, 4 or 8 bytes */
-	srep_put_uint(nv->rec + nv->type_off, nv->type_size, (uint64_t)nv->tev->id, nv->big_endian);
-	return true;
-}
-
 struct tp_native *tp_native_new(struct tep_handle *tep, struct tep_event *tev, bool big_endian)
 {
 	struct tep_format_field *type;
@@ -328,7 +300,9 @@ struct tp_native *tp_native_new(struct tep_handle *tep, struct tep_event *tev, b
 		nv->type_off = (uint32_t)type->offset;
 		nv->type_size = (uint32_t)type->size;
 	}
-	if (!nv->type_size || !compile(nv) || (nv->key_size && !synth_new(nv))) {
+	if (!nv->type_size || !compile(nv) ||
+	    (nv->key_size && tp_synth_init(&nv->synth, tep, tev, nv->key_off, nv->key_size,
+					   big_endian))) {
 		tp_native_free(nv);
 		return NULL;
 	}
@@ -339,7 +313,7 @@ void tp_native_free(struct tp_native *nv)
 {
 	if (!nv)
 		return;
-	free(nv->rec);
+	tp_synth_free(&nv->synth);
 	free(nv);
 }
 
@@ -430,23 +404,17 @@ static bool expr_eval(struct tp_native *nv, uint64_t v, struct memo_entry *e)
 {
 	char before[256], after[256];
 	struct out ob = { before, sizeof(before), 0 }, oa = { after, sizeof(after), 0 };
-	struct tep_record rec;
+	const uint8_t *rec = nv->synth.rec;
 	struct trace_seq seq;
 	bool ok = false;
 	size_t len;
 
-	srep_put_uint(nv->rec + nv->key_off, nv->key_size, v, nv->big_endian);
-	if (!print_range(nv, 0, nv->expr_first, nv->rec, nv->rec_size, &ob) ||
-	    !print_range(nv, nv->expr_end, nv->nr, nv->rec, nv->rec_size, &oa) ||
-	    ob.len >= sizeof(before) || oa.len >= sizeof(after))
+	if (!tp_synth_print(&nv->synth, v, &seq))
 		return false;
-	memset(&rec, 0, sizeof(rec));
-	rec.data = nv->rec;
-	rec.size = (int)nv->rec_size;
-	trace_seq_init(&seq);
-	tep_print_event(nv->tep, &seq, &rec, "%s", TEP_PRINT_INFO);
-	trace_seq_terminate(&seq);
-	if (seq.state == TRACE_SEQ__GOOD && seq.buffer && seq.len >= ob.len + oa.len) {
+	/* the natively printed rest, of the same record (the value written in) */
+	if (print_range(nv, 0, nv->expr_first, rec, nv->synth.size, &ob) &&
+	    print_range(nv, nv->expr_end, nv->nr, rec, nv->synth.size, &oa) &&
+	    ob.len < sizeof(before) && oa.len < sizeof(after) && seq.len >= ob.len + oa.len) {
 		len = seq.len - ob.len - oa.len;
 		if (len < NV_TEXT_MAX && !memcmp(seq.buffer, before, ob.len) &&
 		    !memcmp(seq.buffer + seq.len - oa.len, after, oa.len)) {

@@ -73,16 +73,11 @@ void pft_packet_begin(struct pft *p, uint64_t ts)
 void pft_packet_end(struct pft *p)
 {
 	uint8_t head[16], *o = head;
-	uint64_t n = p->pkt.len;
 
 	if (p->pkt.nomem)
 		return;
 	*o++ = PF_TRACE_PACKET << 3 | PBW_LEN;
-	while (n >= 0x80) {
-		*o++ = (uint8_t)(n | 0x80);
-		n >>= 7;
-	}
-	*o++ = (uint8_t)n;
+	o = pbw_put_varint(o, p->pkt.len);
 	emit_raw(&p->out, (const char *)head, (size_t)(o - head));
 	emit_raw(&p->out, (const char *)p->pkt.buf, p->pkt.len);
 }

@@ -113,6 +113,25 @@ static uint32_t intern(struct pft_cpu *c, const char *comm)
 	}
 }
 
+/*
+ * intern() behind a cache of the last comm each task had on this CPU:
+ * most tasks switch in and wake up many times a bundle under one comm, and
+ * the array compared whole (fixed size, a few word compares) saves making
+ * the key. Bytes after the NUL may differ: then it is a miss, not an error.
+ */
+static uint32_t intern_task(struct pft_cpu *c, int32_t tid, const char comm[SREP_COMM_MAX])
+{
+	struct pft_comm_hit *e = &c->hits[(uint32_t)tid % PFT_COMM_HITS];
+
+	if (e->bundle == c->bundle && e->tid == tid && !memcmp(e->comm, comm, SREP_COMM_MAX))
+		return e->idx;
+	e->idx = intern(c, comm);
+	e->tid = tid;
+	e->bundle = c->bundle;
+	memcpy(e->comm, comm, SREP_COMM_MAX);
+	return e->idx;
+}
+
 static void packed(struct pbw *pkt, uint32_t field, const struct pbw *arr)
 {
 	if (arr->len)
@@ -267,7 +286,7 @@ static void write_switch(struct pft *p, int32_t cpu, struct pft_cpu *c, const st
 	}
 	/* the delta first: a time going back writes the bundle, and its comms with it */
 	d = delta(p, cpu, &c->last_sw, e->ts);
-	comm = intern(c, sw->next_comm);
+	comm = intern_task(c, sw->next_tid, sw->next_comm);
 	pbw_varint(&c->cs[CS_SW_TS], d);
 	pbw_varint(&c->cs[CS_SW_STATE], (uint64_t)e->state);
 	pbw_varint(&c->cs[CS_SW_PID], (uint64_t)(int64_t)sw->next_tid);
@@ -304,7 +323,7 @@ static void write_waking(struct pft *p, int32_t cpu, struct pft_cpu *c, const st
 		return;
 	}
 	d = delta(p, cpu, &c->last_wk, e->ts);
-	comm = intern(c, wk->comm);
+	comm = intern_task(c, wk->tid, wk->comm);
 	pbw_varint(&c->cs[CS_WK_TS], d);
 	pbw_varint(&c->cs[CS_WK_PID], (uint64_t)(int64_t)wk->tid);
 	pbw_varint(&c->cs[CS_WK_CPU], (uint64_t)(int64_t)(wk->target_cpu >= 0 ? wk->target_cpu : cpu));
@@ -338,30 +357,32 @@ static void settle(struct pft *p, int32_t cpu, struct pft_cpu *c, bool whole)
 	}
 }
 
-static void hold(struct pft *p, int32_t cpu, struct pft_cpu *c, const struct pft_pend *e)
+/*
+ * Where the switch or waking at @ts is built: the next held slot, or
+ * c->now when it is to be written at once (hold_done()). Built in place:
+ * copying each event into the held ones showed in profiles.
+ */
+static struct pft_pend *hold_slot(struct pft *p, int32_t cpu, struct pft_cpu *c, uint64_t ts)
 {
 	/*
 	 * Dated before the CPU's latest event (a missing switch put at the
 	 * time of the CPU's last switch): in the stream that switch went in,
 	 * after it; whole when its time has no switch.
 	 */
-	if (e->ts < c->tie_ts) {
-		if (e->waking)
-			write_waking(p, cpu, c, e, true);
-		else
-			write_switch(p, cpu, c, e, e->ts != c->sw_written || c->sw_written_whole);
-		return;
+	if (ts < c->tie_ts) {
+		c->now_whole = ts != c->sw_written || c->sw_written_whole;
+		return &c->now;
 	}
-	if (c->nr_pend && c->pend[0].ts != e->ts)
+	if (c->nr_pend && c->pend[0].ts != ts)
 		settle(p, cpu, c, false);
-	if (c->tie_ts != e->ts)
+	if (c->tie_ts != ts)
 		c->tie_whole = false;
-	c->tie_ts = e->ts;
+	c->tie_ts = ts;
 	if (!c->pend) {
 		c->pend = malloc(PFT_HELD_MAX * sizeof(*c->pend));
 		if (!c->pend) {
 			p->nomem = true;
-			return;
+			return NULL;
 		}
 	}
 	/* a timestamp with more events than we hold: all of them whole */
@@ -370,39 +391,55 @@ static void hold(struct pft *p, int32_t cpu, struct pft_cpu *c, const struct pft
 		c->tie_whole = true;
 	}
 	if (c->tie_whole) {
-		if (e->waking)
-			write_waking(p, cpu, c, e, true);
-		else
-			write_switch(p, cpu, c, e, true);
-		return;
+		c->now_whole = true;
+		return &c->now;
 	}
-	c->pend[c->nr_pend++] = *e;
+	return &c->pend[c->nr_pend];
+}
+
+/* the event built in @e (from hold_slot()) held, or written */
+static void hold_done(struct pft *p, int32_t cpu, struct pft_cpu *c, const struct pft_pend *e)
+{
+	if (e != &c->now)
+		c->nr_pend++;
+	else if (e->waking)
+		write_waking(p, cpu, c, e, true);
+	else
+		write_switch(p, cpu, c, e, c->now_whole);
 }
 
 void pft_switch(struct pft *p, int32_t cpu, uint64_t ts, const struct srep_switch *sw,
 		int64_t prev_state)
 {
 	struct pft_cpu *c = pft_cpu(p, cpu);
-	struct pft_pend e = { .waking = false, .ts = ts, .state = prev_state };
+	struct pft_pend *e;
 
 	if (!c)
 		return;
 	c->next_tid = sw->next_tid;
 	c->switched = ts;
-	e.u.sw = *sw;
-	hold(p, cpu, c, &e);
+	if (!(e = hold_slot(p, cpu, c, ts)))
+		return;
+	e->waking = false;
+	e->ts = ts;
+	e->state = prev_state;
+	e->u.sw = *sw;
+	hold_done(p, cpu, c, e);
 }
 
 void pft_waking(struct pft *p, int32_t cpu, uint64_t ts, int32_t waker,
 		const struct srep_wakeup *wk)
 {
 	struct pft_cpu *c = pft_cpu(p, cpu);
-	struct pft_pend e = { .waking = true, .ts = ts, .waker = waker };
+	struct pft_pend *e;
 
-	if (!c)
+	if (!c || !(e = hold_slot(p, cpu, c, ts)))
 		return;
-	e.u.wk = *wk;
-	hold(p, cpu, c, &e);
+	e->waking = true;
+	e->ts = ts;
+	e->waker = waker;
+	e->u.wk = *wk;
+	hold_done(p, cpu, c, e);
 }
 
 void pft_finish_cpu(struct pft *p, size_t cpu)

@@ -74,6 +74,15 @@ struct pft_intern {
 	uint64_t key[PFT_COMM_WORDS];
 };
 
+/* a task's comm as last interned on a CPU (pftrace-cpu.c's intern_task()) */
+#define PFT_COMM_HITS	64
+struct pft_comm_hit {
+	uint32_t bundle;		/* valid in this bundle only: 0 none */
+	int32_t tid;
+	uint32_t idx;
+	char comm[SREP_COMM_MAX];
+};
+
 /* one CPU: its bundle being filled, and what the next switch must know */
 struct pft_cpu {
 	struct pbw cs[CS_NR];
@@ -81,10 +90,13 @@ struct pft_cpu {
 	struct pbw events;		/* whole FtraceEvent fields of the bundle */
 	struct pft_intern *slots;	/* PFT_INTERN_SLOTS, made at first use */
 	uint32_t bundle;		/* bundles written so far, + 1 (what slots hold) */
+	struct pft_comm_hit hits[PFT_COMM_HITS];
 	uint32_t nr_interned, nr_events;
 	uint64_t last_sw, last_wk;	/* delta bases; 0 none yet in this bundle */
 	struct pft_pend *pend;		/* PFT_HELD_MAX, made at first use */
 	size_t nr_pend;			/* held, all at one timestamp */
+	struct pft_pend now;		/* one to write at once, not held */
+	bool now_whole;			/* and whether a switch there goes whole */
 	uint64_t tie_ts;		/* the CPU's latest timestamp */
 	bool tie_whole;			/* something went whole at it: the rest do too */
 	uint64_t sw_written;		/* the time of the last switch written */

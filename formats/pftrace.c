@@ -241,15 +241,17 @@ static void comm_of(const struct pft *p, int32_t tid, char comm[SREP_COMM_MAX])
  */
 static void leave_elsewhere(struct pft *p, const struct srep_event *ev, int32_t cpu, int32_t tid)
 {
-	struct tl_task *t = tid > 0 ? tl_task(&p->tl, tid, -1) : NULL;
-	struct srep_switch sw = { .prev_pid = -1, .prev_tid = tid, .prev_prio = INT32_MIN,
-				  .next_pid = 0, .next_tid = 0, .next_prio = INT32_MIN };
+	/* found, not made: a task the timeline has not seen runs nowhere */
+	const struct tl_task *t = tid > 0 ? tl_find(&p->tl, tid) : NULL;
+	struct srep_switch sw;
 	struct pft_cpu *other;
 	uint64_t switched;
 
 	if (!t || t->state != TL_RUNNING || t->cpu == cpu || t->cpu < 0 ||
 	    (size_t)t->cpu >= p->nr_cpus || p->cpus[t->cpu].next_tid != tid)
 		return;
+	sw = (struct srep_switch){ .prev_pid = -1, .prev_tid = tid, .prev_prio = INT32_MIN,
+				   .next_pid = 0, .next_tid = 0, .next_prio = INT32_MIN };
 	other = &p->cpus[t->cpu];
 	comm_of(p, tid, sw.prev_comm);
 	snprintf(sw.next_comm, sizeof(sw.next_comm), "swapper/%d", t->cpu);
@@ -275,14 +277,14 @@ static void fill_gap(struct pft *p, const struct srep_event *ev, int32_t cpu,
 	uint64_t since = c->next_tid >= 0 ? c->switched : p->first_time;
 	const struct srep_task *cur, *task;
 	struct srep_switch gap;
-	struct tl_task *t;
+	const struct tl_task *t;
 
 	if (sw->prev_tid < 0 || sw->prev_tid == cur_tid)
 		return;
 	task = srep_session__current_task(p->ctx->session, sw->prev_tid);
 	if (task && srep_task__fork_time(task) > since && srep_task__fork_time(task) <= ev->time)
 		since = srep_task__fork_time(task);
-	t = tl_task(&p->tl, sw->prev_tid, sw->prev_pid);
+	t = tl_find(&p->tl, sw->prev_tid);	/* one not seen yet has no time to tell */
 	if (t && t->state != TL_RUNNING && t->since > since && t->since <= ev->time)
 		since = t->since;
 	cur = srep_session__current_task(p->ctx->session, cur_tid);
@@ -380,6 +382,8 @@ static int pft_event(void *state, const struct srep_event *ev, struct srep_error
 		p->last_time = ev->time;
 	if (!pft_cpu(p, cpu))
 		p->nomem = true;	/* made here: the writers below may take it as there */
+	else if (ev->kind == SREP_EV_STAT && !ev->nr_callchain)
+		return 0;	/* half of a perf sched record's events: no Perfetto event, no state */
 	else
 		on_event(p, ev, cpu);
 	if (ev->nr_callchain && p->ctx->symbols)

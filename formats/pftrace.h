@@ -75,7 +75,7 @@ struct pft_intern {
 };
 
 /* a task's comm as last interned on a CPU (pftrace-cpu.c's intern_task()) */
-#define PFT_COMM_HITS	64
+#define PFT_COMM_HITS	256
 struct pft_comm_hit {
 	uint32_t bundle;		/* valid in this bundle only: 0 none */
 	int32_t tid;

@@ -50,22 +50,6 @@ void pbw_raw(struct pbw *w, const void *p, size_t n)
 	}
 }
 
-static uint8_t *put_varint(uint8_t *o, uint64_t v)
-{
-	while (v >= 0x80) {
-		*o++ = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	*o++ = (uint8_t)v;
-	return o;
-}
-
-void pbw_varint(struct pbw *w, uint64_t v)
-{
-	if (pbw_reserve(w, 10))
-		w->len = (size_t)(put_varint(w->buf + w->len, v) - w->buf);
-}
-
 static void tag(struct pbw *w, uint32_t field, enum pbw_wire wire)
 {
 	pbw_varint(w, (uint64_t)field << 3 | wire);
@@ -74,9 +58,9 @@ static void tag(struct pbw *w, uint32_t field, enum pbw_wire wire)
 void pbw_uint(struct pbw *w, uint32_t field, uint64_t v)
 {
 	if (pbw_reserve(w, 20)) {
-		uint8_t *o = put_varint(w->buf + w->len, (uint64_t)field << 3 | PBW_VARINT);
+		uint8_t *o = pbw_put_varint(w->buf + w->len, (uint64_t)field << 3 | PBW_VARINT);
 
-		w->len = (size_t)(put_varint(o, v) - w->buf);
+		w->len = (size_t)(pbw_put_varint(o, v) - w->buf);
 	}
 }
 
@@ -118,7 +102,7 @@ void pbw_end(struct pbw *w, size_t body)
 		w->nomem = true;
 		return;
 	}
-	end = put_varint(len, n);
+	end = pbw_put_varint(len, n);
 	room = (size_t)(end - len);
 	/* the shortest length, and the body moved up to meet it */
 	memcpy(w->buf + body - PBW_LEN_ROOM, len, room);

@@ -104,13 +104,14 @@ void pft_blocked_reason(struct pft *p, const struct srep_event *ev, int32_t cpu)
 {
 	char state = ev->u.sw.prev_state, label[SREP_FRAME_LABEL_MAX];
 	struct srep_frame kernel, user;
-	struct pft_cpu *c = pft_cpu(p, cpu);
+	struct pft_cpu *c;
 	const char *name;
 	size_t outer, inner;
 	uint32_t iid;
 
-	if (!c || !p->ctx->symbols || !ev->nr_callchain || ev->u.sw.prev_tid <= 0 ||
-	    (ev->flags & SREP_EVF_PREEMPT) || (state != 'S' && state != 'D' && state != 'I'))
+	if (!p->ctx->symbols || !ev->nr_callchain || ev->u.sw.prev_tid <= 0 ||
+	    (ev->flags & SREP_EVF_PREEMPT) || (state != 'S' && state != 'D' && state != 'I') ||
+	    !(c = pft_cpu(p, cpu)))
 		return;
 	if (!(srep_symbolizer__blocked_in(p->ctx->symbols, ev, &kernel, &user) & SREP_BLOCKED_KERNEL))
 		return;

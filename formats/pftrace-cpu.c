@@ -20,7 +20,8 @@
 
 #include "pftrace.h"
 
-struct pft_cpu *pft_cpu(struct pft *p, int32_t cpu)
+/* pft_cpu() for a CPU not seen yet */
+struct pft_cpu *pft_cpu_grow(struct pft *p, int32_t cpu)
 {
 	struct pft_cpu *v;
 	size_t n, i;
@@ -34,11 +35,23 @@ struct pft_cpu *pft_cpu(struct pft *p, int32_t cpu)
 	if (!v)
 		return NULL;
 	memset(v + p->nr_cpus, 0, (n - p->nr_cpus) * sizeof(*v));
-	for (i = p->nr_cpus; i < n; i++)
+	for (i = p->nr_cpus; i < n; i++) {
 		v[i].cur_tid = v[i].next_tid = -1;
+		v[i].bundle = 1;	/* calloc'd slots are free */
+	}
 	p->cpus = v;
 	p->nr_cpus = n;
 	return &v[cpu];
+}
+
+bool pft_cpu_nomem(const struct pft_cpu *c)
+{
+	int i;
+
+	for (i = 0; i < CS_NR; i++)
+		if (c->cs[i].nomem)
+			return true;
+	return c->intern.nomem || c->events.nomem || c->ksyms.nomem;
 }
 
 uint32_t pft_str_hash(const char *s)
@@ -50,9 +63,31 @@ uint32_t pft_str_hash(const char *s)
 	return h;
 }
 
-/* the comm's index in the bundle's intern table (no memory: 0, and c->intern.nomem) */
+static void comm_key(uint64_t key[PFT_COMM_WORDS], const char *comm)
+{
+	memset(key, 0, PFT_COMM_WORDS * sizeof(*key));
+	memcpy(key, comm, strnlen(comm, SREP_COMM_MAX - 1));
+}
+
+static uint32_t key_hash(const uint64_t key[PFT_COMM_WORDS])
+{
+	uint64_t h = 0;
+	int i;
+
+	for (i = 0; i < PFT_COMM_WORDS; i++)
+		h = (h ^ key[i]) * 0x9e3779b97f4a7c15u;
+	return (uint32_t)(h >> 32);
+}
+
+/*
+ * The comm's index in the bundle's intern table (no memory: 0, and
+ * c->intern.nomem). Keys are compared as words, and slots of earlier
+ * bundles are free without being cleared: a byte-wise hash and strncmp per
+ * comm were a tenth of the encoder's instructions.
+ */
 static uint32_t intern(struct pft_cpu *c, const char *comm)
 {
+	uint64_t key[PFT_COMM_WORDS];
 	uint32_t h;
 
 	if (!c->slots) {
@@ -62,18 +97,39 @@ static uint32_t intern(struct pft_cpu *c, const char *comm)
 			return 0;
 		}
 	}
-	for (h = pft_str_hash(comm) % PFT_INTERN_SLOTS;; h = (h + 1) % PFT_INTERN_SLOTS) {
+	comm_key(key, comm);
+	for (h = key_hash(key) % PFT_INTERN_SLOTS;; h = (h + 1) % PFT_INTERN_SLOTS) {
 		struct pft_intern *s = &c->slots[h];
 
-		if (!s->idx1) {
-			s->idx1 = ++c->nr_interned;
-			strncpy(s->comm, comm, SREP_COMM_MAX - 1);
+		if (s->bundle != c->bundle) {
+			s->bundle = c->bundle;
+			s->idx = c->nr_interned++;
+			memcpy(s->key, key, sizeof(key));
 			pbw_str(&c->intern, PF_CS_INTERN, comm, SREP_COMM_MAX);
-			return s->idx1 - 1;
+			return s->idx;
 		}
-		if (!strncmp(s->comm, comm, SREP_COMM_MAX - 1))
-			return s->idx1 - 1;
+		if (!memcmp(s->key, key, sizeof(key)))
+			return s->idx;
 	}
+}
+
+/*
+ * intern() behind a cache of the last comm each task had on this CPU:
+ * most tasks switch in and wake up many times a bundle under one comm, and
+ * the array compared whole (fixed size, a few word compares) saves making
+ * the key. Bytes after the NUL may differ: then it is a miss, not an error.
+ */
+static uint32_t intern_task(struct pft_cpu *c, int32_t tid, const char comm[SREP_COMM_MAX])
+{
+	struct pft_comm_hit *e = &c->hits[(uint32_t)tid % PFT_COMM_HITS];
+
+	if (e->bundle == c->bundle && e->tid == tid && !memcmp(e->comm, comm, SREP_COMM_MAX))
+		return e->idx;
+	e->idx = intern(c, comm);
+	e->tid = tid;
+	e->bundle = c->bundle;
+	memcpy(e->comm, comm, SREP_COMM_MAX);
+	return e->idx;
 }
 
 static void packed(struct pbw *pkt, uint32_t field, const struct pbw *arr)
@@ -106,6 +162,8 @@ static void flush(struct pft *p, size_t cpu)
 	size_t body;
 	int i;
 
+	if (pft_cpu_nomem(c))
+		p->nomem = true;	/* the bytes are handed on here: pbwire.h */
 	if (!c->nr_events && !c->lost)
 		return;
 	pft_packet_begin(p, 0);
@@ -126,8 +184,7 @@ static void flush(struct pft *p, size_t cpu)
 		pbw_reset(&c->cs[i]);
 	pbw_reset(&c->intern);
 	pbw_reset(&c->events);
-	if (c->slots)
-		memset(c->slots, 0, PFT_INTERN_SLOTS * sizeof(*c->slots));
+	c->bundle++;
 	c->nr_interned = c->nr_events = 0;
 	c->last_sw = c->last_wk = 0;
 	c->lost = false;
@@ -229,7 +286,7 @@ static void write_switch(struct pft *p, int32_t cpu, struct pft_cpu *c, const st
 	}
 	/* the delta first: a time going back writes the bundle, and its comms with it */
 	d = delta(p, cpu, &c->last_sw, e->ts);
-	comm = intern(c, sw->next_comm);
+	comm = intern_task(c, sw->next_tid, sw->next_comm);
 	pbw_varint(&c->cs[CS_SW_TS], d);
 	pbw_varint(&c->cs[CS_SW_STATE], (uint64_t)e->state);
 	pbw_varint(&c->cs[CS_SW_PID], (uint64_t)(int64_t)sw->next_tid);
@@ -266,7 +323,7 @@ static void write_waking(struct pft *p, int32_t cpu, struct pft_cpu *c, const st
 		return;
 	}
 	d = delta(p, cpu, &c->last_wk, e->ts);
-	comm = intern(c, wk->comm);
+	comm = intern_task(c, wk->tid, wk->comm);
 	pbw_varint(&c->cs[CS_WK_TS], d);
 	pbw_varint(&c->cs[CS_WK_PID], (uint64_t)(int64_t)wk->tid);
 	pbw_varint(&c->cs[CS_WK_CPU], (uint64_t)(int64_t)(wk->target_cpu >= 0 ? wk->target_cpu : cpu));
@@ -300,30 +357,32 @@ static void settle(struct pft *p, int32_t cpu, struct pft_cpu *c, bool whole)
 	}
 }
 
-static void hold(struct pft *p, int32_t cpu, struct pft_cpu *c, const struct pft_pend *e)
+/*
+ * Where the switch or waking at @ts is built: the next held slot, or
+ * c->now when it is to be written at once (hold_done()). Built in place:
+ * copying each event into the held ones showed in profiles.
+ */
+static struct pft_pend *hold_slot(struct pft *p, int32_t cpu, struct pft_cpu *c, uint64_t ts)
 {
 	/*
 	 * Dated before the CPU's latest event (a missing switch put at the
 	 * time of the CPU's last switch): in the stream that switch went in,
 	 * after it; whole when its time has no switch.
 	 */
-	if (e->ts < c->tie_ts) {
-		if (e->waking)
-			write_waking(p, cpu, c, e, true);
-		else
-			write_switch(p, cpu, c, e, e->ts != c->sw_written || c->sw_written_whole);
-		return;
+	if (ts < c->tie_ts) {
+		c->now_whole = ts != c->sw_written || c->sw_written_whole;
+		return &c->now;
 	}
-	if (c->nr_pend && c->pend[0].ts != e->ts)
+	if (c->nr_pend && c->pend[0].ts != ts)
 		settle(p, cpu, c, false);
-	if (c->tie_ts != e->ts)
+	if (c->tie_ts != ts)
 		c->tie_whole = false;
-	c->tie_ts = e->ts;
+	c->tie_ts = ts;
 	if (!c->pend) {
 		c->pend = malloc(PFT_HELD_MAX * sizeof(*c->pend));
 		if (!c->pend) {
-			c->events.nomem = true;
-			return;
+			p->nomem = true;
+			return NULL;
 		}
 	}
 	/* a timestamp with more events than we hold: all of them whole */
@@ -332,39 +391,55 @@ static void hold(struct pft *p, int32_t cpu, struct pft_cpu *c, const struct pft
 		c->tie_whole = true;
 	}
 	if (c->tie_whole) {
-		if (e->waking)
-			write_waking(p, cpu, c, e, true);
-		else
-			write_switch(p, cpu, c, e, true);
-		return;
+		c->now_whole = true;
+		return &c->now;
 	}
-	c->pend[c->nr_pend++] = *e;
+	return &c->pend[c->nr_pend];
+}
+
+/* the event built in @e (from hold_slot()) held, or written */
+static void hold_done(struct pft *p, int32_t cpu, struct pft_cpu *c, const struct pft_pend *e)
+{
+	if (e != &c->now)
+		c->nr_pend++;
+	else if (e->waking)
+		write_waking(p, cpu, c, e, true);
+	else
+		write_switch(p, cpu, c, e, c->now_whole);
 }
 
 void pft_switch(struct pft *p, int32_t cpu, uint64_t ts, const struct srep_switch *sw,
 		int64_t prev_state)
 {
 	struct pft_cpu *c = pft_cpu(p, cpu);
-	struct pft_pend e = { .waking = false, .ts = ts, .state = prev_state };
+	struct pft_pend *e;
 
 	if (!c)
 		return;
 	c->next_tid = sw->next_tid;
 	c->switched = ts;
-	e.u.sw = *sw;
-	hold(p, cpu, c, &e);
+	if (!(e = hold_slot(p, cpu, c, ts)))
+		return;
+	e->waking = false;
+	e->ts = ts;
+	e->state = prev_state;
+	e->u.sw = *sw;
+	hold_done(p, cpu, c, e);
 }
 
 void pft_waking(struct pft *p, int32_t cpu, uint64_t ts, int32_t waker,
 		const struct srep_wakeup *wk)
 {
 	struct pft_cpu *c = pft_cpu(p, cpu);
-	struct pft_pend e = { .waking = true, .ts = ts, .waker = waker };
+	struct pft_pend *e;
 
-	if (!c)
+	if (!c || !(e = hold_slot(p, cpu, c, ts)))
 		return;
-	e.u.wk = *wk;
-	hold(p, cpu, c, &e);
+	e->waking = true;
+	e->ts = ts;
+	e->waker = waker;
+	e->u.wk = *wk;
+	hold_done(p, cpu, c, e);
 }
 
 void pft_finish_cpu(struct pft *p, size_t cpu)

@@ -42,19 +42,12 @@
 bool pft_nomem(const struct pft *p)
 {
 	size_t i;
-	int j;
 
 	if (p->nomem || p->pkt.nomem)
 		return true;
-	for (i = 0; i < p->nr_cpus; i++) {
-		const struct pft_cpu *c = &p->cpus[i];
-
-		for (j = 0; j < CS_NR; j++)
-			if (c->cs[j].nomem)
-				return true;
-		if (c->intern.nomem || c->events.nomem || c->ksyms.nomem)
+	for (i = 0; i < p->nr_cpus; i++)
+		if (pft_cpu_nomem(&p->cpus[i]))
 			return true;
-	}
 	return false;
 }
 
@@ -74,16 +67,11 @@ void pft_packet_begin(struct pft *p, uint64_t ts)
 void pft_packet_end(struct pft *p)
 {
 	uint8_t head[16], *o = head;
-	uint64_t n = p->pkt.len;
 
 	if (p->pkt.nomem)
 		return;
 	*o++ = PF_TRACE_PACKET << 3 | PBW_LEN;
-	while (n >= 0x80) {
-		*o++ = (uint8_t)(n | 0x80);
-		n >>= 7;
-	}
-	*o++ = (uint8_t)n;
+	o = pbw_put_varint(o, p->pkt.len);
 	emit_raw(&p->out, (const char *)head, (size_t)(o - head));
 	emit_raw(&p->out, (const char *)p->pkt.buf, p->pkt.len);
 }
@@ -254,15 +242,17 @@ static void comm_of(const struct pft *p, int32_t tid, char comm[SREP_COMM_MAX])
  */
 static void leave_elsewhere(struct pft *p, const struct srep_event *ev, int32_t cpu, int32_t tid)
 {
-	struct tl_task *t = tid > 0 ? tl_task(&p->tl, tid, -1) : NULL;
-	struct srep_switch sw = { .prev_pid = -1, .prev_tid = tid, .prev_prio = INT32_MIN,
-				  .next_pid = 0, .next_tid = 0, .next_prio = INT32_MIN };
+	/* found, not made: a task the timeline has not seen runs nowhere */
+	const struct tl_task *t = tid > 0 ? tl_find(&p->tl, tid) : NULL;
+	struct srep_switch sw;
 	struct pft_cpu *other;
 	uint64_t switched;
 
 	if (!t || t->state != TL_RUNNING || t->cpu == cpu || t->cpu < 0 ||
 	    (size_t)t->cpu >= p->nr_cpus || p->cpus[t->cpu].next_tid != tid)
 		return;
+	sw = (struct srep_switch){ .prev_pid = -1, .prev_tid = tid, .prev_prio = INT32_MIN,
+				   .next_pid = 0, .next_tid = 0, .next_prio = INT32_MIN };
 	other = &p->cpus[t->cpu];
 	comm_of(p, tid, sw.prev_comm);
 	snprintf(sw.next_comm, sizeof(sw.next_comm), "swapper/%d", t->cpu);
@@ -288,14 +278,14 @@ static void fill_gap(struct pft *p, const struct srep_event *ev, int32_t cpu,
 	uint64_t since = c->next_tid >= 0 ? c->switched : p->first_time;
 	const struct srep_task *cur, *task;
 	struct srep_switch gap;
-	struct tl_task *t;
+	const struct tl_task *t;
 
 	if (sw->prev_tid < 0 || sw->prev_tid == cur_tid)
 		return;
 	task = srep_session__current_task(p->ctx->session, sw->prev_tid);
 	if (task && srep_task__fork_time(task) > since && srep_task__fork_time(task) <= ev->time)
 		since = srep_task__fork_time(task);
-	t = tl_task(&p->tl, sw->prev_tid, sw->prev_pid);
+	t = tl_find(&p->tl, sw->prev_tid);	/* one not seen yet has no time to tell */
 	if (t && t->state != TL_RUNNING && t->since > since && t->since <= ev->time)
 		since = t->since;
 	cur = srep_session__current_task(p->ctx->session, cur_tid);
@@ -395,12 +385,16 @@ static int pft_event(void *state, const struct srep_event *ev, struct srep_error
 		p->last_time = ev->time;
 	if (!pft_cpu(p, cpu))
 		p->nomem = true;	/* made here: the writers below may take it as there */
+	else if (ev->kind == SREP_EV_STAT && !ev->nr_callchain)
+		return 0;	/* half of a perf sched record's events: no Perfetto event, no state */
 	else
 		on_event(p, ev, cpu);
 	if (ev->nr_callchain && p->ctx->symbols)
 		pft_stack_sample(p, ev, cpu);
 	tl_event(&p->tl, ev);
-	if (pft_nomem(p) || p->tl.nomem)
+	/* a CPU's buffers are checked when its bundle is written (pftrace-cpu.c):
+	   checking every buffer of every CPU here was 7% of a conversion's instructions */
+	if (p->nomem || p->pkt.nomem || p->tl.nomem)
 		return srep_error__set(err, SREP_E_NOMEM, "no memory for the trace packets");
 	return p->out.failed ? emit_error(&p->out, err) : 0;
 }

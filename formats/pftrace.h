@@ -65,8 +65,21 @@ struct pft_pend {
 	} u;
 };
 
+/* a comm as the intern table keys it: its first SREP_COMM_MAX - 1 bytes, zero-padded */
+#define PFT_COMM_WORDS	((SREP_COMM_MAX - 1 + 7) / 8)
+
 struct pft_intern {
-	uint32_t idx1;			/* index + 1 in the bundle's table, 0 free */
+	uint32_t bundle;		/* the bundle it was interned in; another: a free slot */
+	uint32_t idx;			/* its index in that bundle's table */
+	uint64_t key[PFT_COMM_WORDS];
+};
+
+/* a task's comm as last interned on a CPU (pftrace-cpu.c's intern_task()) */
+#define PFT_COMM_HITS	256
+struct pft_comm_hit {
+	uint32_t bundle;		/* valid in this bundle only: 0 none */
+	int32_t tid;
+	uint32_t idx;
 	char comm[SREP_COMM_MAX];
 };
 
@@ -76,10 +89,14 @@ struct pft_cpu {
 	struct pbw intern;		/* CompactSched.intern_table strings */
 	struct pbw events;		/* whole FtraceEvent fields of the bundle */
 	struct pft_intern *slots;	/* PFT_INTERN_SLOTS, made at first use */
+	uint32_t bundle;		/* bundles written so far, + 1 (what slots hold) */
+	struct pft_comm_hit hits[PFT_COMM_HITS];
 	uint32_t nr_interned, nr_events;
 	uint64_t last_sw, last_wk;	/* delta bases; 0 none yet in this bundle */
 	struct pft_pend *pend;		/* PFT_HELD_MAX, made at first use */
 	size_t nr_pend;			/* held, all at one timestamp */
+	struct pft_pend now;		/* one to write at once, not held */
+	bool now_whole;			/* and whether a switch there goes whole */
 	uint64_t tie_ts;		/* the CPU's latest timestamp */
 	bool tie_whole;			/* something went whole at it: the rest do too */
 	uint64_t sw_written;		/* the time of the last switch written */
@@ -112,8 +129,14 @@ struct pft {
 
 /* ---- pftrace-cpu.c: the per-CPU bundles ---- */
 
+struct pft_cpu *pft_cpu_grow(struct pft *p, int32_t cpu);
 /* CPU @cpu's state (grown on demand); NULL for a negative CPU or no memory */
-struct pft_cpu *pft_cpu(struct pft *p, int32_t cpu);
+static inline struct pft_cpu *pft_cpu(struct pft *p, int32_t cpu)
+{
+	return cpu >= 0 && (size_t)cpu < p->nr_cpus ? &p->cpus[cpu] : pft_cpu_grow(p, cpu);
+}
+/* one of @c's buffers could not grow */
+bool pft_cpu_nomem(const struct pft_cpu *c);
 /* a switch: compact when Perfetto can infer prev from the CPU's last switch */
 void pft_switch(struct pft *p, int32_t cpu, uint64_t ts, const struct srep_switch *sw,
 		int64_t prev_state);

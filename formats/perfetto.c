@@ -289,7 +289,7 @@ static void flow(void *arg, const struct tl_task *from, const struct tl_task *to
 	tail(p, false);
 }
 
-static const struct tl_hooks pf_hooks = { task_slice, cpu_slice, flow };
+static const struct tl_hooks pf_hooks = { task_slice, cpu_slice, flow, false };
 
 /* ---- instants and counters ---- */
 

@@ -599,7 +599,8 @@ static void loss_stats(struct pft *p)
 
 /* ---- begin, end ---- */
 
-static const struct tl_hooks no_hooks = { NULL, NULL, NULL };
+/* the timeline serves lookups of states only (fill_gap, leave_elsewhere) */
+static const struct tl_hooks no_hooks = { .unnamed = true };
 
 /*
  * sched_stat_* events have no place in Perfetto's tables (its thread states

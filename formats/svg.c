@@ -311,7 +311,7 @@ static void on_cpu(void *arg, int32_t cpu, const struct tl_cpu *c, uint64_t end)
 		lane_add(g, &g->lanes[cpu], c->since, end, C_RUNNING, c->tid);
 }
 
-static const struct tl_hooks svg_hooks = { on_task, on_cpu, NULL };
+static const struct tl_hooks svg_hooks = { on_task, on_cpu, NULL, false };
 
 static int svg_event(void *state, const struct srep_event *ev, struct srep_error *err)
 {

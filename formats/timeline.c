@@ -138,9 +138,9 @@ static void copy_comm(char *dst, const char *src)
 	dst[len] = '\0';
 }
 
-static void name_task(struct tl_task *t, const char *comm)
+static void name_task(const struct timeline *tl, struct tl_task *t, const char *comm)
 {
-	if (t && comm[0])
+	if (t && comm[0] && !tl->hooks->unnamed)
 		copy_comm(t->comm, comm);
 }
 
@@ -203,13 +203,14 @@ static void run_on(struct timeline *tl, int32_t cpu_nr, int32_t tid, int32_t pid
 	t->state = TL_RUNNING;
 	t->cpu = cpu_nr;
 	t->prio = prio;
-	name_task(t, comm);
+	name_task(tl, t, comm);
 	if (!c)
 		return;
 	c->tid = tid;
 	c->pid = t->pid;
 	c->since = time > c->since ? time : c->since;
-	copy_comm(c->comm, t->comm[0] ? t->comm : comm_of(tl, tid));
+	if (!tl->hooks->unnamed)
+		copy_comm(c->comm, t->comm[0] ? t->comm : comm_of(tl, tid));
 }
 
 /* the previous task of the switch leaves its CPU in 'state' */
@@ -224,7 +225,7 @@ static void stop(struct timeline *tl, const struct srep_event *ev, char state)
 		cpu_close(tl, c, ev->cpu, ev->time);
 	if (!t)
 		return;
-	name_task(t, ev->u.sw.prev_comm);
+	name_task(tl, t, ev->u.sw.prev_comm);
 	task_close(tl, t, ev->time);
 	if (t->exited || state == 'X' || state == 'Z')
 		return;			/* dead: nothing more to show */
@@ -256,7 +257,7 @@ static void on_wakeup(struct timeline *tl, const struct srep_event *ev)
 {
 	struct tl_task *t = tl_task(tl, ev->u.wake.tid, ev->u.wake.pid), *w;
 
-	name_task(t, ev->u.wake.comm);
+	name_task(tl, t, ev->u.wake.comm);
 	if (!t || t->state == TL_RUNNABLE || t->state == TL_RUNNING)
 		return;			/* sched_wakeup after sched_waking: woken already */
 	task_close(tl, t, ev->time);
@@ -265,7 +266,8 @@ static void on_wakeup(struct timeline *tl, const struct srep_event *ev)
 	t->waker = ev->tid;		/* -1 when the sample did not say (an exiting task) */
 	t->waker_cpu = ev->cpu;
 	w = ev->tid > 0 ? tl_task(tl, ev->tid, ev->pid) : NULL;
-	copy_comm(t->waker_comm, w && w->comm[0] ? w->comm : comm_of(tl, ev->tid));
+	if (!tl->hooks->unnamed)
+		copy_comm(t->waker_comm, w && w->comm[0] ? w->comm : comm_of(tl, ev->tid));
 	/* the waker is seen running around the wakeup: the exporter may link them */
 	if (w && w->state == TL_RUNNING && w->since < ev->time && tl->hooks->wakeup)
 		tl->hooks->wakeup(tl->arg, w, t, ev->time);
@@ -284,13 +286,14 @@ void tl_event(struct timeline *tl, const struct srep_event *ev)
 		break;
 	case SREP_EV_FORK:
 		/* the child's process is known now: its thread goes there */
-		name_task(tl_task(tl, ev->u.fork.child_tid, ev->u.fork.child_pid), ev->u.fork.child_comm);
+		name_task(tl, tl_task(tl, ev->u.fork.child_tid, ev->u.fork.child_pid),
+			  ev->u.fork.child_comm);
 		break;
 	case SREP_EV_EXEC:
-		name_task(tl_task(tl, ev->u.exec.tid, ev->u.exec.pid), ev->u.exec.comm);
+		name_task(tl, tl_task(tl, ev->u.exec.tid, ev->u.exec.pid), ev->u.exec.comm);
 		break;
 	case SREP_EV_COMM:
-		name_task(tl_task(tl, ev->u.comm.tid, ev->u.comm.pid), ev->u.comm.comm);
+		name_task(tl, tl_task(tl, ev->u.comm.tid, ev->u.comm.pid), ev->u.comm.comm);
 		break;
 	case SREP_EV_EXIT:
 		t = tl_task(tl, ev->u.exit.tid, ev->u.exit.pid);

@@ -54,6 +54,8 @@ struct tl_hooks {
 	/* 'waker' (running since before 'time') woke 'wakee'; NULL hook: not wanted */
 	void (*wakeup)(void *arg, const struct tl_task *waker, const struct tl_task *wakee,
 		       uint64_t time);
+	/* the exporter reads no comm (of a task, a CPU or a waker): none is copied */
+	bool unnamed;
 };
 
 struct timeline {

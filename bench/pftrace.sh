@@ -3,7 +3,8 @@
 # and against the Chrome JSON of -f perfetto.
 #
 # Prints, for 'perf script', 'schedrep convert -f pftrace' and 'schedrep
-# convert -f perfetto': wall time (best of RUNS), CPU time (user + system),
+# convert -f perfetto': wall time (best of RUNS, hyperfine, the shell's
+# start subtracted), CPU time (user + system),
 # peak RSS (/usr/bin/time -v: mapped file pages included), output size and
 # the speed ratios to perf script; then the .pftrace's size against the
 # perf.data and the JSON, and the time Perfetto's trace processor takes to
@@ -13,15 +14,16 @@
 # Without TRACE it uses the issue's trace (about 100 MB), recorded once into
 # $BENCH_DIR (common.sh):
 #   perf sched record -- perf bench sched messaging -g 10 -l 2000
-# Environment: SREP_BIN (default ./build/schedrep), RUNS (default 3), PERF
+# Environment: SREP_BIN (default ./build/schedrep), RUNS (default 10), PERF
 # (default perf), TRACE_PROCESSOR (default ../shared/tools/trace_processor_shell
 # beside the source tree), KEEP=1 keeps the work directory.
-RUNS=${RUNS:-3}
+RUNS=${RUNS:-10}
 . "$(dirname "$0")/common.sh"
 SREP=$SCHEDREP
 TP=${TRACE_PROCESSOR:-$TOP/../shared/tools/trace_processor_shell}
 [ -x "$SREP" ] || { echo "bench: no $SREP: build first (or set SREP_BIN)" >&2; exit 2; }
 need /usr/bin/time time
+need hyperfine hyperfine
 work_dir
 TRACE=$(big_trace "${1:-}")
 size=$(stat -c %s "$TRACE")
@@ -31,13 +33,11 @@ echo "machine: $(nproc) CPUs, load: $(uptime | sed 's/.*load average: //')"
 echo "schedrep: $SREP; $("$PERF" --version 2>/dev/null || echo "no perf")"
 echo
 
-# best wall seconds of RUNS runs, then peak RSS (MB) and CPU seconds of one more
+# best wall seconds of RUNS runs (hyperfine: /usr/bin/time's 10 ms steps are
+# an eighth of a conversion), then peak RSS (MB) and CPU seconds of one more
 measure() {
-	best=""
-	for i in $(seq "$RUNS"); do
-		/usr/bin/time -f %e -o "$WORK/t" sh -c "$1" >/dev/null 2>&1
-		best=$(awk -v b="$best" '{ print (b == "" || $1 < b) ? $1 : b }' "$WORK/t")
-	done
+	hyperfine --warmup 1 --runs "$RUNS" --export-csv "$WORK/h.csv" "$1" >/dev/null 2>&1
+	best=$(awk -F, 'NR == 2 { print $7 }' "$WORK/h.csv")
 	/usr/bin/time -v -o "$WORK/v" sh -c "exec $1" >/dev/null 2>&1
 	awk -v w="$best" '/Maximum resident set size/ { rss = $NF / 1024 }
 		/User time|System time/ { cpu += $NF }

@@ -212,12 +212,14 @@ static int on_switch(struct srep_schedmap *m, const struct srep_event *ev,
 int srep_schedmap__add(struct srep_schedmap *m, const struct srep_event *ev,
 		       struct srep_schedmap_line *line, struct srep_error *err)
 {
-	int ret = 0;
+	int ret;
 
-	if (pt_event(&m->pt, ev, err))
-		return SREP_E_NOMEM;
-	if (ev->kind == SREP_EV_SWITCH && ev->cpu >= 0 && ev->u.sw.next_tid >= 0 &&
-	    ev->u.sw.prev_tid >= 0 && pf_time_ok(&m->o.filter, ev->time))
-		ret = on_switch(m, ev, line);
+	/* a switch names no thread for pt_event: the common events return early */
+	if (ev->kind != SREP_EV_SWITCH)
+		return pt_event(&m->pt, ev, err) ? SREP_E_NOMEM : 0;
+	if (ev->cpu < 0 || ev->u.sw.next_tid < 0 || ev->u.sw.prev_tid < 0 ||
+	    !pf_time_ok(&m->o.filter, ev->time))
+		return 0;
+	ret = on_switch(m, ev, line);
 	return ret < 0 ? srep_error__set(err, SREP_E_NOMEM, "no memory for the CPU map") : ret;
 }

@@ -117,6 +117,13 @@ static inline int pt_side_grow(void **v, size_t *cap, size_t idx, size_t elem)
 	return idx < *cap ? 0 : pt_side_grow_slow(v, cap, idx, elem);
 }
 
+/*
+ * On the work of the events an analysis uses: kept out of the per-event
+ * function, so that the events it returns early for (most) do not pay the
+ * register saves the inlined work would need
+ */
+#define PT_OUT_OF_LINE __attribute__((noinline))
+
 /* ---- the filters every perf-style analysis takes (struct srep_perf_filter) ---- */
 
 static inline bool pf_time_ok(const struct srep_perf_filter *f, uint64_t t)

@@ -167,7 +167,7 @@ static void fill_cols(struct srep_schedmap *m)
 }
 
 /* perf's map_switch_event */
-static int on_switch(struct srep_schedmap *m, const struct srep_event *ev,
+static PT_OUT_OF_LINE int on_switch(struct srep_schedmap *m, const struct srep_event *ev,
 		     struct srep_schedmap_line *line)
 {
 	int32_t cpu = ev->cpu;

@@ -446,16 +446,12 @@ static int on_migrate(struct srep_timehist *th, const struct srep_event *ev,
 	return 1;
 }
 
-int srep_timehist__add(struct srep_timehist *th, const struct srep_event *ev,
-		       struct srep_timehist_line *line, struct srep_error *err)
+/* the events with lines */
+static PT_OUT_OF_LINE int add_sched(struct srep_timehist *th, const struct srep_event *ev,
+		     struct srep_timehist_line *line, struct srep_error *err)
 {
 	int ret = 0;
 
-	if (pt_event(&th->pt, ev, err))
-		return SREP_E_NOMEM;
-	if ((ev->source == SREP_SRC_TRACEPOINT || ev->source == SREP_SRC_SAMPLE) &&
-	    ev->cpu > th->max_cpu)
-		th->max_cpu = ev->cpu;
 	switch (ev->kind) {
 	case SREP_EV_SWITCH:
 		if (ev->cpu >= 0 && ev->u.sw.prev_tid >= 0 && ev->u.sw.next_tid >= 0)
@@ -483,6 +479,24 @@ int srep_timehist__add(struct srep_timehist *th, const struct srep_event *ev,
 		break;
 	}
 	return ret < 0 ? srep_error__set(err, SREP_E_NOMEM, "no memory for timehist") : ret;
+}
+
+int srep_timehist__add(struct srep_timehist *th, const struct srep_event *ev,
+		       struct srep_timehist_line *line, struct srep_error *err)
+{
+	if ((ev->source == SREP_SRC_TRACEPOINT || ev->source == SREP_SRC_SAMPLE) &&
+	    ev->cpu > th->max_cpu)
+		th->max_cpu = ev->cpu;
+	/* pt_event follows none of these: the others (runtime most) return early */
+	switch (ev->kind) {
+	case SREP_EV_SWITCH:
+	case SREP_EV_WAKEUP:
+	case SREP_EV_MIGRATE:
+	case SREP_EV_LOST:
+		return add_sched(th, ev, line, err);
+	default:
+		return pt_event(&th->pt, ev, err) ? SREP_E_NOMEM : 0;
+	}
 }
 
 /* ---- the summary ---- */

@@ -155,14 +155,43 @@ static unsigned digits_len(uint64_t v)
 	return n + (v >= 10);
 }
 
+/*
+ * n pad bytes; up to 8 in one store of 8, so the caller has room for 8 from
+ * o (each lb_put_* field is that long or has that room), and writes what
+ * follows over the excess
+ */
+static char *put_pad(char *o, unsigned n, char pad)
+{
+	char eight[8];
+
+	if (n <= 8) {
+		memset(eight, pad, sizeof(eight));
+		memcpy(o, eight, sizeof(eight));
+	} else {
+		memset(o, pad, n);
+	}
+	return o + n;
+}
+
 char *lb_put_uint(char *o, uint64_t v, unsigned width, char pad)
 {
 	unsigned n = digits_len(v);
 
-	for (; width > n; width--)
-		*o++ = pad;
+	if (width > n)
+		o = put_pad(o, width - n, pad);
 	digits_back(o + n, v);
 	return o + n;
+}
+
+char *lb_put_ms(char *o, uint64_t ns, unsigned width)
+{
+	uint32_t usec = (uint32_t)(ns % 1000000u / 1000u);
+
+	o = lb_put_uint(o, ns / 1000000u, width, ' ');
+	o[0] = '.';
+	o[1] = (char)('0' + usec / 100);
+	memcpy(o + 2, digit_pairs + 2 * (usec % 100), 2);
+	return o + 4;
 }
 
 char *lb_put_sec_usec(char *o, uint64_t ns, unsigned width)
@@ -171,8 +200,8 @@ char *lb_put_sec_usec(char *o, uint64_t ns, unsigned width)
 	uint32_t usec = (uint32_t)(ns % 1000000000u / 1000u);
 	unsigned n = digits_len(sec) + 7;
 
-	for (; width > n; width--)
-		*o++ = ' ';
+	if (width > n)
+		o = put_pad(o, width - n, ' ');
 	digits_back(o + n - 7, sec);
 	o += n;
 	/* the point, then the six digits of the microseconds, zeros included */

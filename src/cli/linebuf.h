@@ -84,7 +84,11 @@ static inline char *lb_put_mem(char *o, const char *s, size_t n)
 	return o + n;
 }
 
-/* printf's %*PRIu64 (pad ' ') and %0*PRIu64 (pad '0'): at most max(width, 20) bytes */
+/*
+ * printf's %*PRIu64 (pad ' ') and %0*PRIu64 (pad '0'): at most max(width,
+ * LB_INT_MAX) bytes, and the room for them is needed (bytes past the end
+ * returned may be overwritten)
+ */
 char *lb_put_uint(char *o, uint64_t v, unsigned width, char pad);
 /* printf's %PRId64 */
 static inline char *lb_put_int(char *o, int64_t v)
@@ -98,6 +102,9 @@ static inline char *lb_put_int(char *o, int64_t v)
 /* lb_sec_usec's text: at most max(width, LB_SEC_USEC_MAX) bytes */
 char *lb_put_sec_usec(char *o, uint64_t ns, unsigned width);
 #define LB_SEC_USEC_MAX 18	/* UINT64_MAX ns: 11 digits, the point, 6 */
+/* perf's msec.usec of a time in ns ("%*llu.%03llu"): max(width, LB_INT_MAX) + 4 bytes */
+char *lb_put_ms(char *o, uint64_t ns, unsigned width);
+#define LB_MS_MAX (LB_INT_MAX + 4)
 
 /* n copies of c */
 void lb_fill(struct linebuf *lb, char c, size_t n);

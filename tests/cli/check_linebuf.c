@@ -106,7 +106,7 @@ START_TEST(test_strings_and_times)
 }
 END_TEST
 
-/* the lb_put_* writers through lb_reserve, as printf's formats */
+/* the lb_put_* writers through lb_reserve, as printf's formats (sec.usec, msec.usec: perf's) */
 START_TEST(test_put_as_printf)
 {
 	static const uint64_t times[] = { 0, 999, 1000, 999999999, 1000000000, 123456789012345,
@@ -134,6 +134,14 @@ START_TEST(test_put_as_printf)
 		}
 	}
 	for (i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
+		for (j = 0; j < NW; j++) {
+			snprintf(want, sizeof(want), "%*" PRIu64 ".%03" PRIu64, widths[j],
+				 times[i] / 1000000u, times[i] % 1000000u / 1000u);
+			o = lb_reserve(&lb, (size_t)widths[j] + LB_MS_MAX);
+			ck_assert_ptr_nonnull(o);
+			lb_commit(&lb, lb_put_ms(o, times[i], (unsigned)widths[j]));
+			expect(&lb, want);
+		}
 		snprintf(t, sizeof(t), "%" PRIu64 ".%06" PRIu64, times[i] / 1000000000u,
 			 times[i] % 1000000000u / 1000u);
 		ck_assert_uint_le(strlen(t), LB_SEC_USEC_MAX);

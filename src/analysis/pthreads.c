@@ -55,6 +55,13 @@ static int rehash(struct srep_perf_threads *pt)
 	return 0;
 }
 
+/* its comm or pid changed: a new gen (never 0, which caches take for none) */
+static void changed(struct pthread *t)
+{
+	if (!++t->gen)
+		t->gen = 1;
+}
+
 /* a new live thread for @tid (an older one of that tid is then replaced) */
 static long pt_new(struct srep_perf_threads *pt, int32_t pid, int32_t tid)
 {
@@ -72,6 +79,7 @@ static long pt_new(struct srep_perf_threads *pt, int32_t pid, int32_t tid)
 	t->tid = tid;
 	t->pid = pid;
 	t->ppid = -1;
+	t->gen = 1;
 	if (tid == 0) {
 		/* perf registers the idle thread as "swapper", pid 0 */
 		t->pid = 0;
@@ -107,6 +115,7 @@ static long pt_new_forked(struct srep_perf_threads *pt, int32_t pid, int32_t tid
 	p = pt_find(pt, srep_task__ptid(t));
 	if (p >= 0 && pt->v[p].comm_set) {
 		memcpy(pt->v[idx].comm, pt->v[p].comm, sizeof(pt->v[idx].comm));
+		changed(&pt->v[idx]);
 		pt->v[idx].comm_set = true;
 	}
 	pt->v[idx].ppid = srep_task__ptid(t);
@@ -121,8 +130,10 @@ long pt_findnew_slow(struct srep_perf_threads *pt, long idx, int32_t pid, int32_
 	if (idx < 0)
 		return pt_new_forked(pt, pid, tid);
 	t = &pt->v[idx];
-	if (t->pid == -1 && pid != -1)
+	if (t->pid == -1 && pid != -1) {
 		t->pid = pid;
+		changed(t);
+	}
 	return idx;
 }
 
@@ -130,6 +141,7 @@ static void set_comm(struct pthread *t, const char *comm)
 {
 	snprintf(t->comm, sizeof(t->comm), "%s", comm);
 	t->comm_set = true;
+	changed(t);
 }
 
 /* a FORK: the tid starts a new thread named after its parent (thread__fork) */

@@ -23,6 +23,7 @@ struct pthread {
 	bool removed;			/* no longer in perf's table: replaced (fork) or exited (6.12) */
 	bool comm_changed;		/* a COMM record named it since the flag was cleared (map) */
 	bool lazy;			/* made from the session's fork facts (pt_new), no FORK event yet */
+	uint32_t gen;			/* > 0, changes with comm or pid: text made of them can be kept */
 	char comm[SREP_COMM_MAX];
 };
 

@@ -56,14 +56,11 @@ static int on_opt(void *ctx, int id, const char *arg)
 /* "%c%2s " per column: '*' on the CPU that switched, then its name (two letters or none) */
 static char *put_cols(char *o, const struct srep_schedmap_line *l)
 {
-	const char *n;
 	size_t i;
 
 	for (i = 0; i < l->nr_cols; i++, o += 4) {
-		n = l->cols[i];
 		o[0] = l->col_cpu[i] == l->cpu ? '*' : ' ';
-		o[1] = n[0] && n[1] ? n[0] : ' ';
-		o[2] = n[1] ? n[1] : n[0] ? n[0] : ' ';
+		memcpy(o + 1, l->cols[i][0] ? l->cols[i] : "  ", 2);
 		o[3] = ' ';
 	}
 	return o;

@@ -173,7 +173,7 @@ static char *put_pad(char *o, unsigned n, char pad)
 	return o + n;
 }
 
-char *lb_put_uint(char *o, uint64_t v, unsigned width, char pad)
+char *lb_put_uint_any(char *o, uint64_t v, unsigned width, char pad)
 {
 	unsigned n = digits_len(v);
 

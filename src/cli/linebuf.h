@@ -84,12 +84,27 @@ static inline char *lb_put_mem(char *o, const char *s, size_t n)
 	return o + n;
 }
 
+/* lb_put_uint out of line: any value and width */
+char *lb_put_uint_any(char *o, uint64_t v, unsigned width, char pad);
+
 /*
  * printf's %*PRIu64 (pad ' ') and %0*PRIu64 (pad '0'): at most max(width,
  * LB_INT_MAX) bytes, and the room for them is needed (bytes past the end
- * returned may be overwritten)
+ * returned may be overwritten). One digit in a field of 1 to 8 (times in
+ * ms, CPU numbers: most of them) is written here, inline.
  */
-char *lb_put_uint(char *o, uint64_t v, unsigned width, char pad);
+static inline char *lb_put_uint(char *o, uint64_t v, unsigned width, char pad)
+{
+	char eight[8];
+
+	if (v >= 10 || width - 1 >= 8)
+		return lb_put_uint_any(o, v, width, pad);
+	memset(eight, pad, sizeof(eight));
+	memcpy(o, eight, sizeof(eight));
+	o[width - 1] = (char)('0' + v);
+	return o + width;
+}
+
 /* printf's %PRId64 */
 static inline char *lb_put_int(char *o, int64_t v)
 {

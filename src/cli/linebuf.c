@@ -123,6 +123,7 @@ void lb_sec_usec(struct linebuf *lb, uint64_t ns, int width)
 	field(lb, "", 0, buf, (size_t)(p - buf), width, ' ');
 }
 
+/* as digits.c's, whose srep_u64_text writes forwards: here fields are filled from their end */
 static const char digit_pairs[] =
 	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"

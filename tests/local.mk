@@ -35,7 +35,7 @@ UNIT_TESTS = tests/lib/check_fixture \
 	tests/symbols/check_symbolizer tests/symbols/check_resolve tests/symbols/check_regs \
 	tests/analysis/check_select tests/analysis/check_hist tests/analysis/check_metrics \
 	tests/analysis/check_match tests/analysis/check_compare tests/analysis/check_blocking \
-	tests/analysis/check_simpoint tests/analysis/check_runs \
+	tests/analysis/check_simpoint tests/analysis/check_runs tests/analysis/check_schedmap \
 	tests/formats/check_emit tests/formats/check_fmt_perfetto tests/formats/check_fmt_pftrace \
 	tests/formats/check_fmt_json \
 	tests/formats/check_fmt_svg tests/formats/check_fmt_criu tests/formats/check_fmt_rtapp \

@@ -28,23 +28,6 @@ void pt_free(struct srep_perf_threads *pt)
 	memset(pt, 0, sizeof(*pt));
 }
 
-static size_t slot_of(const struct srep_perf_threads *pt, int32_t tid)
-{
-	uint32_t h = (uint32_t)tid * 2654435761u;
-
-	return h & (pt->slots - 1);
-}
-
-/* the slot holding @tid, or the empty slot where it would go */
-static size_t probe(const struct srep_perf_threads *pt, int32_t tid)
-{
-	size_t i = slot_of(pt, tid);
-
-	while (pt->vals[i] && pt->keys[i] != tid)
-		i = (i + 1) & (pt->slots - 1);
-	return i;
-}
-
 static int rehash(struct srep_perf_threads *pt)
 {
 	size_t n = pt->slots ? pt->slots * 2 : 256, i, j;
@@ -63,7 +46,7 @@ static int rehash(struct srep_perf_threads *pt)
 	for (i = 0; i < on; i++) {
 		if (!ov[i])
 			continue;
-		j = probe(pt, ok[i]);
+		j = pt_probe(pt, ok[i]);
 		keys[j] = ok[i];
 		vals[j] = ov[i];
 	}
@@ -72,16 +55,11 @@ static int rehash(struct srep_perf_threads *pt)
 	return 0;
 }
 
-long pt_find(const struct srep_perf_threads *pt, int32_t tid)
+/* its comm or pid changed: a new gen (never 0, which caches take for none) */
+static void changed(struct pthread *t)
 {
-	size_t i;
-
-	if (!pt->slots)
-		return -1;
-	i = probe(pt, tid);
-	if (!pt->vals[i] || pt->v[pt->vals[i] - 1].removed)
-		return -1;
-	return (long)pt->vals[i] - 1;
+	if (!++t->gen)
+		t->gen = 1;
 }
 
 /* a new live thread for @tid (an older one of that tid is then replaced) */
@@ -101,6 +79,7 @@ static long pt_new(struct srep_perf_threads *pt, int32_t pid, int32_t tid)
 	t->tid = tid;
 	t->pid = pid;
 	t->ppid = -1;
+	t->gen = 1;
 	if (tid == 0) {
 		/* perf registers the idle thread as "swapper", pid 0 */
 		t->pid = 0;
@@ -109,7 +88,7 @@ static long pt_new(struct srep_perf_threads *pt, int32_t pid, int32_t tid)
 	} else {
 		snprintf(t->comm, sizeof(t->comm), ":%d", tid);
 	}
-	i = probe(pt, tid);
+	i = pt_probe(pt, tid);
 	if (pt->vals[i])
 		v[pt->vals[i] - 1].removed = true;
 	else
@@ -136,6 +115,7 @@ static long pt_new_forked(struct srep_perf_threads *pt, int32_t pid, int32_t tid
 	p = pt_find(pt, srep_task__ptid(t));
 	if (p >= 0 && pt->v[p].comm_set) {
 		memcpy(pt->v[idx].comm, pt->v[p].comm, sizeof(pt->v[idx].comm));
+		changed(&pt->v[idx]);
 		pt->v[idx].comm_set = true;
 	}
 	pt->v[idx].ppid = srep_task__ptid(t);
@@ -143,16 +123,17 @@ static long pt_new_forked(struct srep_perf_threads *pt, int32_t pid, int32_t tid
 	return idx;
 }
 
-long pt_findnew(struct srep_perf_threads *pt, int32_t pid, int32_t tid)
+long pt_findnew_slow(struct srep_perf_threads *pt, long idx, int32_t pid, int32_t tid)
 {
-	long idx = pt_find(pt, tid);
 	struct pthread *t;
 
 	if (idx < 0)
 		return pt_new_forked(pt, pid, tid);
 	t = &pt->v[idx];
-	if (t->pid == -1 && pid != -1)
+	if (t->pid == -1 && pid != -1) {
 		t->pid = pid;
+		changed(t);
+	}
 	return idx;
 }
 
@@ -160,6 +141,7 @@ static void set_comm(struct pthread *t, const char *comm)
 {
 	snprintf(t->comm, sizeof(t->comm), "%s", comm);
 	t->comm_set = true;
+	changed(t);
 }
 
 /* a FORK: the tid starts a new thread named after its parent (thread__fork) */
@@ -207,7 +189,8 @@ static int on_comm(struct srep_perf_threads *pt, const struct srep_event *ev, in
 	return 0;
 }
 
-int pt_event(struct srep_perf_threads *pt, const struct srep_event *ev, struct srep_error *err)
+int pt_event_slow(struct srep_perf_threads *pt, const struct srep_event *ev,
+		  struct srep_error *err)
 {
 	long idx;
 	int ret = 0;
@@ -239,13 +222,11 @@ int pt_event(struct srep_perf_threads *pt, const struct srep_event *ev, struct s
 	return ret ? srep_error__set(err, SREP_E_NOMEM, "no memory for perf's thread table") : 0;
 }
 
-int pt_side_grow(void **v, size_t *cap, size_t idx, size_t elem)
+int pt_side_grow_slow(void **v, size_t *cap, size_t idx, size_t elem)
 {
 	size_t n = *cap ? *cap : 256;
 	void *p;
 
-	if (idx < *cap)
-		return 0;
 	while (n <= idx) {
 		if (n > SIZE_MAX / 2 / elem)
 			return -1;

@@ -23,6 +23,7 @@ struct pthread {
 	bool removed;			/* no longer in perf's table: replaced (fork) or exited (6.12) */
 	bool comm_changed;		/* a COMM record named it since the flag was cleared (map) */
 	bool lazy;			/* made from the session's fork facts (pt_new), no FORK event yet */
+	uint32_t gen;			/* > 0, changes with comm or pid: text made of them can be kept */
 	char comm[SREP_COMM_MAX];
 };
 
@@ -36,13 +37,44 @@ struct srep_perf_threads {
 	size_t slots, used;
 };
 
+/* the slot holding @tid, or the empty slot where it would go (pt->slots > 0) */
+static inline size_t pt_probe(const struct srep_perf_threads *pt, int32_t tid)
+{
+	size_t mask = pt->slots - 1, i = ((uint32_t)tid * 2654435761u) & mask;
+
+	while (pt->vals[i] && pt->keys[i] != tid)
+		i = (i + 1) & mask;
+	return i;
+}
+
+/* the live thread of @tid, -1 if none; inline: every event of an analysis asks */
+static inline long pt_find(const struct srep_perf_threads *pt, int32_t tid)
+{
+	size_t i;
+
+	if (!pt->slots)
+		return -1;
+	i = pt_probe(pt, tid);
+	if (!pt->vals[i] || pt->v[pt->vals[i] - 1].removed)
+		return -1;
+	return (long)pt->vals[i] - 1;
+}
+
+/* pt_findnew's other cases: a new thread (-1 without memory), or the pid learnt */
+long pt_findnew_slow(struct srep_perf_threads *pt, long idx, int32_t pid, int32_t tid);
+
 /*
  * perf's machine__findnew_thread(pid, tid): the live thread of @tid, its pid
  * set if it had none, or a new one. Returns its index, or -1 without memory.
  */
-long pt_findnew(struct srep_perf_threads *pt, int32_t pid, int32_t tid);
-/* the live thread of @tid, -1 if none */
-long pt_find(const struct srep_perf_threads *pt, int32_t tid);
+static inline long pt_findnew(struct srep_perf_threads *pt, int32_t pid, int32_t tid)
+{
+	long idx = pt_find(pt, tid);
+
+	if (idx >= 0 && (pid == -1 || pt->v[idx].pid != -1))
+		return idx;
+	return pt_findnew_slow(pt, idx, pid, tid);
+}
 
 static inline struct pthread *pt_at(const struct srep_perf_threads *pt, size_t idx)
 {
@@ -52,14 +84,46 @@ static inline struct pthread *pt_at(const struct srep_perf_threads *pt, size_t i
 /* @exit_removes: EXIT records remove the thread (perf 6.12's timehist and script) */
 void pt_init(struct srep_perf_threads *pt, const struct srep_session *s, bool exit_removes);
 void pt_free(struct srep_perf_threads *pt);
-/* the events perf's machine follows; 0 or SREP_E_NOMEM */
-int pt_event(struct srep_perf_threads *pt, const struct srep_event *ev, struct srep_error *err);
+/* pt_event for the kinds it follows */
+int pt_event_slow(struct srep_perf_threads *pt, const struct srep_event *ev,
+		  struct srep_error *err);
+
+/*
+ * The events perf's machine follows; 0 or SREP_E_NOMEM. Inline: most events
+ * (switches, wakeups, runtime) are none of them and cost a compare.
+ */
+static inline int pt_event(struct srep_perf_threads *pt, const struct srep_event *ev,
+			   struct srep_error *err)
+{
+	switch (ev->kind) {
+	case SREP_EV_FORK:
+	case SREP_EV_COMM:
+	case SREP_EV_EXEC:
+	case SREP_EV_EXIT:
+		return pt_event_slow(pt, ev, err);
+	default:
+		return 0;
+	}
+}
+
+/* pt_side_grow when @idx is beyond *cap */
+int pt_side_grow_slow(void **v, size_t *cap, size_t idx, size_t elem);
 
 /*
  * Grow a side array of @elem-byte entries, zeroed, to cover thread @idx:
  * 0, or -1 without memory (the array is then unchanged).
  */
-int pt_side_grow(void **v, size_t *cap, size_t idx, size_t elem);
+static inline int pt_side_grow(void **v, size_t *cap, size_t idx, size_t elem)
+{
+	return idx < *cap ? 0 : pt_side_grow_slow(v, cap, idx, elem);
+}
+
+/*
+ * On the work of the events an analysis uses: kept out of the per-event
+ * function, so that the events it returns early for (most) do not pay the
+ * register saves the inlined work would need
+ */
+#define PT_OUT_OF_LINE __attribute__((noinline))
 
 /* ---- the filters every perf-style analysis takes (struct srep_perf_filter) ---- */
 

@@ -22,8 +22,10 @@ struct srep_schedmap {
 	long *curr;			/* per CPU: the thread switched in last, -1 none */
 	size_t nr_cpus;
 	int32_t *col_cpu;		/* the line's columns: their CPUs */
-	char (*cols)[3];
+	char (*cols)[3];		/* kept up to date: a switch changes its CPU's column */
 	size_t nr_cols;
+	int32_t *col_of;		/* per CPU: its column, -1 none */
+	bool relayout;			/* columns added: col_cpu and col_of to be made again */
 	int32_t *order;			/* compact: CPUs in the order of their first switch */
 	size_t nr_order;
 	bool *seen;			/* compact: CPUs in order[] */
@@ -50,12 +52,14 @@ int srep_schedmap__new(struct srep_schedmap **out, const struct srep_session *s,
 	    !(m->col_cpu = calloc((size_t)n, sizeof(*m->col_cpu))) ||
 	    !(m->cols = calloc((size_t)n, sizeof(*m->cols))) ||
 	    !(m->order = calloc((size_t)n, sizeof(*m->order))) ||
+	    !(m->col_of = calloc((size_t)n, sizeof(*m->col_of))) ||
 	    !(m->seen = calloc((size_t)n, sizeof(*m->seen)))) {
 		srep_schedmap__delete(m);
 		return srep_error__set(err, SREP_E_NOMEM, "no memory for the CPU map");
 	}
 	m->o = *o;
 	m->nr_cpus = (size_t)n;
+	m->relayout = true;
 	for (i = 0; i < m->nr_cpus; i++)
 		m->curr[i] = -1;
 	pt_init(&m->pt, s, false);	/* perf sched map ignores EXIT records */
@@ -75,6 +79,7 @@ void srep_schedmap__delete(struct srep_schedmap *m)
 	free(m->col_cpu);
 	free(m->cols);
 	free(m->order);
+	free(m->col_of);
 	free(m->seen);
 	free(m);
 }
@@ -83,7 +88,7 @@ void srep_schedmap__delete(struct srep_schedmap *m)
 static int grow_cpus(struct srep_schedmap *m, size_t n)
 {
 	long *c = realloc(m->curr, n * sizeof(*c));
-	int32_t *cc, *order;
+	int32_t *cc, *order, *col_of;
 	char (*cols)[3];
 	bool *seen;
 	size_t i;
@@ -99,7 +104,10 @@ static int grow_cpus(struct srep_schedmap *m, size_t n)
 	cols = order ? realloc(m->cols, n * sizeof(*cols)) : NULL;
 	if (cols)
 		m->cols = cols;
-	seen = cols ? realloc(m->seen, n * sizeof(*seen)) : NULL;
+	col_of = cols ? realloc(m->col_of, n * sizeof(*col_of)) : NULL;
+	if (col_of)
+		m->col_of = col_of;
+	seen = col_of ? realloc(m->seen, n * sizeof(*seen)) : NULL;
 	if (!seen)
 		return -1;
 	m->seen = seen;
@@ -108,6 +116,7 @@ static int grow_cpus(struct srep_schedmap *m, size_t n)
 		m->seen[i] = false;
 	}
 	m->nr_cpus = n;
+	m->relayout = true;
 	return 0;
 }
 
@@ -141,22 +150,26 @@ static bool add_column(struct srep_schedmap *m, int32_t cpu)
 		return false;
 	m->seen[cpu] = true;
 	m->order[m->nr_order++] = cpu;
+	m->relayout = true;
 	return true;
 }
 
-/* the columns after a switch */
-static void fill_cols(struct srep_schedmap *m)
+/* the columns made again, when CPUs were added to them */
+static void lay_out(struct srep_schedmap *m)
 {
 	const struct srep_perf_filter *f = &m->o.filter;
 	bool keep_all = m->o.dialect != SREP_PERF_6_1;	/* 6.12 no longer drops columns */
 	size_t i, c;
 
+	for (i = 0; i < m->nr_cpus; i++)
+		m->col_of[i] = -1;
 	for (i = 0, c = 0; i < (m->o.compact ? m->nr_order : m->nr_cpus); i++) {
 		int32_t col = m->o.compact ? m->order[i] : (int32_t)i;
 
 		if (!keep_all && !pf_cpu_ok(f, col))
 			continue;
 		m->col_cpu[c] = col;
+		m->col_of[col] = (int32_t)c;
 		if (m->curr[col] >= 0)
 			memcpy(m->cols[c], m->names[m->curr[col]], 3);
 		else
@@ -164,10 +177,20 @@ static void fill_cols(struct srep_schedmap *m)
 		c++;
 	}
 	m->nr_cols = c;
+	m->relayout = false;
+}
+
+/* the columns after a switch on @cpu: only its own changed, unless CPUs were added */
+static void update_cols(struct srep_schedmap *m, int32_t cpu)
+{
+	if (m->relayout)
+		lay_out(m);
+	else if (m->col_of[cpu] >= 0)
+		memcpy(m->cols[m->col_of[cpu]], m->names[m->curr[cpu]], 3);
 }
 
 /* perf's map_switch_event */
-static int on_switch(struct srep_schedmap *m, const struct srep_event *ev,
+static PT_OUT_OF_LINE int on_switch(struct srep_schedmap *m, const struct srep_event *ev,
 		     struct srep_schedmap_line *line)
 {
 	int32_t cpu = ev->cpu;
@@ -183,6 +206,7 @@ static int on_switch(struct srep_schedmap *m, const struct srep_event *ev,
 	new_cpu = add_column(m, cpu);
 	m->curr[cpu] = idx;
 	named = name_thread(m, idx);
+	update_cols(m, cpu);
 	p = pt_at(&m->pt, (size_t)idx);
 	/* perf 6.12 prints nothing for a CPU --cpus leaves out; 6.1 the columns alone */
 	if (m->o.dialect != SREP_PERF_6_1 && !pf_cpu_ok(&m->o.filter, cpu))
@@ -191,7 +215,6 @@ static int on_switch(struct srep_schedmap *m, const struct srep_event *ev,
 	if (m->o.filter.sel && !pf_tid_ok(&m->o.filter, ev->u.sw.next_tid) &&
 	    !pf_tid_ok(&m->o.filter, ev->u.sw.prev_tid))
 		return 0;
-	fill_cols(m);
 	memset(line, 0, sizeof(*line));
 	line->time = ev->time;
 	line->cpu = cpu;
@@ -212,12 +235,14 @@ static int on_switch(struct srep_schedmap *m, const struct srep_event *ev,
 int srep_schedmap__add(struct srep_schedmap *m, const struct srep_event *ev,
 		       struct srep_schedmap_line *line, struct srep_error *err)
 {
-	int ret = 0;
+	int ret;
 
-	if (pt_event(&m->pt, ev, err))
-		return SREP_E_NOMEM;
-	if (ev->kind == SREP_EV_SWITCH && ev->cpu >= 0 && ev->u.sw.next_tid >= 0 &&
-	    ev->u.sw.prev_tid >= 0 && pf_time_ok(&m->o.filter, ev->time))
-		ret = on_switch(m, ev, line);
+	/* a switch names no thread for pt_event: the common events return early */
+	if (ev->kind != SREP_EV_SWITCH)
+		return pt_event(&m->pt, ev, err) ? SREP_E_NOMEM : 0;
+	if (ev->cpu < 0 || ev->u.sw.next_tid < 0 || ev->u.sw.prev_tid < 0 ||
+	    !pf_time_ok(&m->o.filter, ev->time))
+		return 0;
+	ret = on_switch(m, ev, line);
 	return ret < 0 ? srep_error__set(err, SREP_E_NOMEM, "no memory for the CPU map") : ret;
 }

@@ -32,6 +32,9 @@ struct th_rt {
 	char last_class;		/* 'R' preempted, 'D' iowait, else asleep */
 	uint64_t migrations;
 	long last_thread;		/* idle only (-I): the thread before idle, -1 none */
+	uint32_t name_gen;		/* name_of's text below is of this pthread gen; 0 none */
+	uint32_t name_len;
+	char name[64];
 };
 
 struct srep_timehist {
@@ -154,36 +157,58 @@ static char *int_text(char *out, int32_t v)
 	return srep_u64_text(out, v < 0 ? 0 - (uint64_t)(int64_t)v : (uint64_t)v);
 }
 
-/* perf's timehist_get_commstr: "comm[tid/pid]", "comm[tid]", or the comm alone for pid 0 */
+/* "comm[tid/pid]", "comm[tid]", or the comm alone for pid 0, into buf; returns its length */
+static size_t make_name(char *buf, const struct pthread *p)
+{
+	size_t n = strnlen(p->comm, SREP_COMM_MAX - 1);
+
+	memcpy(buf, p->comm, n);
+	if (p->pid != 0) {
+		buf[n++] = '[';
+		n = (size_t)(int_text(buf + n, p->tid) - buf);
+		if (p->tid != p->pid) {
+			buf[n++] = '/';
+			n = (size_t)(int_text(buf + n, p->pid) - buf);
+		}
+		buf[n++] = ']';
+	}
+	buf[n] = 0;
+	return n;
+}
+
+/*
+ * perf's timehist_get_commstr, for a line: made once per thread (a line
+ * per switch names it again and again) and again when its comm or pid
+ * change. A thread without runtime data yet is named in th->name[slot].
+ */
 static const char *name_of(struct srep_timehist *th, int slot, long idx)
 {
+	struct th_rt *r = idx >= 0 && (size_t)idx < th->cap_rt ? &th->rt[idx] : NULL;
 	const struct pthread *p;
-	char *buf = th->name[slot];
+	const char *name;
 	size_t n;
 
+	/* a comm is shorter than SREP_COMM_MAX: two numbers fit after it */
+	_Static_assert(sizeof(th->name[0]) >= SREP_COMM_MAX + 2 * 11 + 3, "name room");
+	_Static_assert(sizeof(r->name) >= sizeof(th->name[0]), "name room");
 	if (idx < 0) {
-		memcpy(buf, "<idle>", 7);
+		name = "<idle>";
 		n = 6;
-	} else {
-		/* a comm is shorter than SREP_COMM_MAX: two numbers fit after it */
-		_Static_assert(sizeof(th->name[0]) >= SREP_COMM_MAX + 2 * 11 + 3, "name room");
+	} else if (r) {
 		p = pt_at(&th->pt, (size_t)idx);
-		n = strnlen(p->comm, SREP_COMM_MAX - 1);
-		memcpy(buf, p->comm, n);
-		if (p->pid != 0) {
-			buf[n++] = '[';
-			n = (size_t)(int_text(buf + n, p->tid) - buf);
-			if (p->tid != p->pid) {
-				buf[n++] = '/';
-				n = (size_t)(int_text(buf + n, p->pid) - buf);
-			}
-			buf[n++] = ']';
+		if (r->name_gen != p->gen) {
+			r->name_len = (uint32_t)make_name(r->name, p);
+			r->name_gen = p->gen;
 		}
-		buf[n] = 0;
+		name = r->name;
+		n = r->name_len;
+	} else {
+		n = make_name(th->name[slot], pt_at(&th->pt, (size_t)idx));
+		name = th->name[slot];
 	}
 	if ((int)n > th->comm_width)
 		th->comm_width = (int)n;
-	return buf;
+	return name;
 }
 
 static void update_stats(struct th_rt *r, uint64_t val)
@@ -446,16 +471,12 @@ static int on_migrate(struct srep_timehist *th, const struct srep_event *ev,
 	return 1;
 }
 
-int srep_timehist__add(struct srep_timehist *th, const struct srep_event *ev,
-		       struct srep_timehist_line *line, struct srep_error *err)
+/* the events with lines */
+static PT_OUT_OF_LINE int add_sched(struct srep_timehist *th, const struct srep_event *ev,
+		     struct srep_timehist_line *line, struct srep_error *err)
 {
 	int ret = 0;
 
-	if (pt_event(&th->pt, ev, err))
-		return SREP_E_NOMEM;
-	if ((ev->source == SREP_SRC_TRACEPOINT || ev->source == SREP_SRC_SAMPLE) &&
-	    ev->cpu > th->max_cpu)
-		th->max_cpu = ev->cpu;
 	switch (ev->kind) {
 	case SREP_EV_SWITCH:
 		if (ev->cpu >= 0 && ev->u.sw.prev_tid >= 0 && ev->u.sw.next_tid >= 0)
@@ -483,6 +504,24 @@ int srep_timehist__add(struct srep_timehist *th, const struct srep_event *ev,
 		break;
 	}
 	return ret < 0 ? srep_error__set(err, SREP_E_NOMEM, "no memory for timehist") : ret;
+}
+
+int srep_timehist__add(struct srep_timehist *th, const struct srep_event *ev,
+		       struct srep_timehist_line *line, struct srep_error *err)
+{
+	if ((ev->source == SREP_SRC_TRACEPOINT || ev->source == SREP_SRC_SAMPLE) &&
+	    ev->cpu > th->max_cpu)
+		th->max_cpu = ev->cpu;
+	/* pt_event follows none of these: the others (runtime most) return early */
+	switch (ev->kind) {
+	case SREP_EV_SWITCH:
+	case SREP_EV_WAKEUP:
+	case SREP_EV_MIGRATE:
+	case SREP_EV_LOST:
+		return add_sched(th, ev, line, err);
+	default:
+		return pt_event(&th->pt, ev, err) ? SREP_E_NOMEM : 0;
+	}
 }
 
 /* ---- the summary ---- */

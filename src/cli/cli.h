@@ -133,9 +133,19 @@ struct cli_progress {
  * end): no progress line when that is a terminal, it would cut the output */
 void cli_progress_init(struct cli_progress *p, const char *what, const struct srep_session *s,
 		       FILE *streaming);
-/* srep_session__next_event(), keeping the progress line */
-int cli_next_event(struct cli_progress *p, struct srep_session *s, const struct srep_event **ev,
-		   struct srep_error *err);
+/* the progress line, redrawn if it is time (every 16384 events, cli_next_event) */
+void cli_progress_tick(struct cli_progress *p, const struct srep_session *s);
+
+/* srep_session__next_event(), keeping the progress line; inline: called per event */
+static inline int cli_next_event(struct cli_progress *p, struct srep_session *s,
+				 const struct srep_event **ev, struct srep_error *err)
+{
+	int ret = srep_session__next_event(s, ev, err);
+
+	if (p->on && ret > 0 && (++p->events & 0x3fff) == 0)
+		cli_progress_tick(p, s);
+	return ret;
+}
 /* after the loop, however it ended: the line cleared */
 void cli_progress_done(struct cli_progress *p);
 

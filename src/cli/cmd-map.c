@@ -32,10 +32,12 @@ static const struct cli_opt map_opts[] = {
 	{ NULL, 0, NULL, NULL, 0 },
 };
 
+#define MAP_CHUNK (64 * 1024)	/* lines gathered per fwrite */
+
 struct map_cli {
 	struct perf_args a;
 	struct srep_schedmap_opts o;
-	struct linebuf line;		/* the current text line */
+	struct linebuf line;		/* the lines not written yet */
 	bool nomem;			/* a line could not be built */
 };
 
@@ -51,36 +53,49 @@ static int on_opt(void *ctx, int id, const char *arg)
 	return EXIT_OK;
 }
 
-static void text_line(FILE *f, struct map_cli *c, const struct srep_schedmap_line *l)
+/* "%c%2s " per column: '*' on the CPU that switched, then its name (two letters or none) */
+static char *put_cols(char *o, const struct srep_schedmap_line *l)
 {
-	struct linebuf *lb = &c->line;
 	size_t i;
 
-	lb_mem(lb, "  ", 2);
-	for (i = 0; i < l->nr_cols; i++) {	/* "%c%2s " */
-		lb_char(lb, l->col_cpu[i] == l->cpu ? '*' : ' ');
-		lb_pad_str(lb, l->cols[i][0] ? l->cols[i] : "  ", 2);
-		lb_char(lb, ' ');
+	for (i = 0; i < l->nr_cols; i++, o += 4) {
+		o[0] = l->col_cpu[i] == l->cpu ? '*' : ' ';
+		memcpy(o + 1, l->cols[i][0] ? l->cols[i] : "  ", 2);
+		o[3] = ' ';
 	}
+	return o;
+}
+
+/* the line written at once: one line per switch, hundreds of thousands of them */
+static void text_line(FILE *f, struct map_cli *c, const struct srep_schedmap_line *l)
+{
+	size_t name = l->named ? strlen(l->name) : 0, comm = l->named ? strlen(l->comm) : 0;
+	/* "  ", columns, "  %12s secs ", "%s => %s:%d", " (CPU %d)", "\n" */
+	char *o = lb_reserve(&c->line, 2 + 4 * l->nr_cols + 2 + LB_SEC_USEC_MAX + 6 + name + 4 +
+			     comm + 1 + LB_INT_MAX + 6 + LB_INT_MAX + 1 + 1);
+
+	if (!o) {
+		c->nomem = true;
+		return;
+	}
+	o = put_cols(lb_put_mem(o, "  ", 2), l);
 	if (l->print) {
-		lb_mem(lb, "  ", 2);	/* "  %12s secs " */
-		lb_sec_usec(lb, l->time, 12);
-		lb_mem(lb, " secs ", 6);
-		if (l->named) {		/* "%s => %s:%d" */
-			lb_str(lb, l->name);
-			lb_mem(lb, " => ", 4);
-			lb_str(lb, l->comm);
-			lb_char(lb, ':');
-			lb_int(lb, l->tid, 0, false);
+		o = lb_put_sec_usec(lb_put_mem(o, "  ", 2), l->time, 12);
+		o = lb_put_mem(o, " secs ", 6);
+		if (l->named) {
+			o = lb_put_mem(lb_put_mem(o, l->name, name), " => ", 4);
+			o = lb_put_mem(o, l->comm, comm);
+			*o++ = ':';
+			o = lb_put_int(o, l->tid);
 		}
-		if (l->new_cpu) {	/* " (CPU %d)" */
-			lb_mem(lb, " (CPU ", 6);
-			lb_int(lb, l->cpu, 0, false);
-			lb_char(lb, ')');
+		if (l->new_cpu) {
+			o = lb_put_int(lb_put_mem(o, " (CPU ", 6), l->cpu);
+			*o++ = ')';
 		}
 	}
-	lb_char(lb, '\n');
-	if (lb_write(lb, f))
+	*o++ = '\n';
+	lb_commit(&c->line, o);
+	if (lb_write_chunk(&c->line, f, MAP_CHUNK))
 		c->nomem = true;	/* write errors show at cli_out_commit's check of f */
 }
 
@@ -143,6 +158,8 @@ static int run(struct map_cli *c, struct srep_session *s, struct srep_schedmap *
 			json_line(f, &line);
 	}
 	cli_progress_done(&prog);
+	if (lb_write(&c->line, f))
+		c->nomem = true;
 	if (!ret && c->nomem)
 		ret = srep_error__set(err, SREP_E_NOMEM, "out of memory for an output line");
 	if (!ret && !c->a.json)

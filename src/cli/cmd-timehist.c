@@ -38,11 +38,13 @@ static const struct cli_opt th_opts[] = {
 	{ NULL, 0, NULL, NULL, 0 },
 };
 
+#define TH_CHUNK (64 * 1024)	/* lines gathered per fwrite */
+
 struct th_cli {
 	struct perf_args a;
 	struct srep_timehist_opts o;
 	bool summary, summary_only;
-	struct linebuf line;		/* the current text line */
+	struct linebuf line;		/* the lines not written yet */
 	bool nomem;			/* a line could not be built */
 };
 
@@ -84,58 +86,87 @@ static void header(FILE *f, int w, bool state)
 		dots, state ? "  " : "", state ? 5 : 0, dots);
 }
 
-/* ms() into a line */
-static void lb_ms(struct linebuf *lb, uint64_t ns, int width)
+/* ms() through a pointer */
+static char *put_ms(char *o, uint64_t ns, unsigned width)
 {
-	lb_uint(lb, ns / 1000000u, width, false);
-	lb_char(lb, '.');
-	lb_uint(lb, ns % 1000000u / 1000u, 3, true);
-	lb_char(lb, ' ');
+	o = lb_put_ms(o, ns, width);
+	*o++ = ' ';
+	return o;
+}
+#define MS_MAX (LB_MS_MAX + 1)
+
+/* n spaces */
+static char *put_spaces(char *o, size_t n)
+{
+	memset(o, ' ', n);
+	return o + n;
 }
 
+/* "%-*s " */
+static char *put_left(char *o, const char *s, size_t n, int w)
+{
+	o = lb_put_mem(o, s, n);
+	return put_spaces(o, (w > 0 && (size_t)w > n ? (size_t)w - n : 0) + 1);
+}
+
+/* a wakeup's or a migration's tail: "  %9s  %9s  %9s " of "", then what happened */
+static char *put_pair_tail(char *o, const struct srep_timehist_line *l, size_t other)
+{
+	o = put_spaces(o, 2 + 9 + 2 + 9 + 2 + 9 + 1);
+	o = lb_put_mem(o, l->kind == SREP_TH_WAKEUP ? "awakened: " : "migrated: ", 10);
+	o = lb_put_mem(o, l->other, other);
+	if (l->kind == SREP_TH_MIGRATE) {
+		o = lb_put_int(lb_put_mem(o, " cpu ", 5), l->orig_cpu);
+		o = lb_put_int(lb_put_mem(o, " => ", 4), l->dest_cpu);
+	}
+	return o;
+}
+
+/* the line written at once: one per switch (and wakeup, migration), hundreds of thousands */
 static void text_line(FILE *f, const struct srep_timehist_line *l, int w, struct th_cli *c)
 {
-	struct linebuf *lb = &c->line;
-	char t[32];
+	bool pair = l->kind == SREP_TH_WAKEUP || l->kind == SREP_TH_MIGRATE;
+	size_t task = strlen(l->task), other = pair ? strlen(l->other) : 0;
+	size_t ww = w > 0 ? (size_t)w : 0;
+	char t[32], *o;
 
 	if (l->kind == SREP_TH_LOST) {
+		if (lb_write(&c->line, f))
+			c->nomem = true;
 		perf_usec(t, sizeof(t), l->time);
 		fprintf(f, "%15s lost %" PRIu64 " events on cpu %d\n", t, l->lost, l->cpu);
 		return;
 	}
-	/* "%15s [%04d]  %-*s " */
-	lb_sec_usec(lb, l->time, 15);
-	lb_mem(lb, " [", 2);
-	lb_int(lb, l->cpu, 4, true);
-	lb_mem(lb, "]  ", 3);
-	lb_pad_str(lb, l->task, -w);
-	lb_char(lb, ' ');
-	if (l->kind == SREP_TH_WAKEUP || l->kind == SREP_TH_MIGRATE) {
-		lb_fill(lb, ' ', 2 + 9 + 2 + 9 + 2 + 9 + 1);	/* "  %9s  %9s  %9s " of "" */
-		lb_str(lb, l->kind == SREP_TH_WAKEUP ? "awakened: " : "migrated: ");
-		lb_str(lb, l->other);
-		if (l->kind == SREP_TH_MIGRATE) {
-			lb_mem(lb, " cpu ", 5);
-			lb_int(lb, l->orig_cpu, 0, false);
-			lb_mem(lb, " => ", 4);
-			lb_int(lb, l->dest_cpu, 0, false);
-		}
-	} else {
-		lb_ms(lb, l->wait_ns, 6);
-		lb_ms(lb, l->delay_ns, 6);
-		lb_ms(lb, l->run_ns, 6);
-		if (c->o.state) {
-			lb_fill(lb, ' ', 5);	/* " %5c " */
-			lb_char(lb, l->state);
-			lb_char(lb, ' ');
-		}
-		if (c->o.wakeups) {
-			lb_fill(lb, ' ', 2);	/* "  %-*s" of "" */
-			lb_fill(lb, ' ', w > 0 ? (size_t)w : 0);
-		}
+	/* "%15s [%04d]  %-*s ", then the pair's tail or three times and the options' columns */
+	o = lb_reserve(&c->line, 15 + LB_SEC_USEC_MAX + 2 + LB_INT_MAX + 3 + ww + task + 1 +
+		       (pair ? 31 + 10 + other + 5 + LB_INT_MAX + 4 + LB_INT_MAX :
+			3 * MS_MAX + 7 + 2 + ww) + 1);
+	if (!o) {
+		c->nomem = true;
+		return;
 	}
-	lb_char(lb, '\n');
-	if (lb_write(lb, f))
+	o = lb_put_sec_usec(o, l->time, 15);
+	o = lb_put_mem(o, " [", 2);
+	if (l->cpu < 0)		/* %04d of a negative number: the sign, then zeros */
+		o = lb_put_uint(lb_put_mem(o, "-", 1), 0 - (uint64_t)(int64_t)l->cpu, 3, '0');
+	else
+		o = lb_put_uint(o, (uint64_t)l->cpu, 4, '0');
+	o = put_left(lb_put_mem(o, "]  ", 3), l->task, task, w);
+	if (pair) {
+		o = put_pair_tail(o, l, other);
+	} else {
+		o = put_ms(put_ms(put_ms(o, l->wait_ns, 6), l->delay_ns, 6), l->run_ns, 6);
+		if (c->o.state) {	/* " %5c " */
+			o = put_spaces(o, 5);
+			*o++ = l->state;
+			*o++ = ' ';
+		}
+		if (c->o.wakeups)	/* "  %-*s" of "" */
+			o = put_spaces(o, 2 + ww);
+	}
+	*o++ = '\n';
+	lb_commit(&c->line, o);
+	if (lb_write_chunk(&c->line, f, TH_CHUNK))
 		c->nomem = true;	/* write errors show at cli_out_commit's check of f */
 }
 
@@ -316,6 +347,8 @@ static int run(struct th_cli *c, struct srep_session *s, struct srep_timehist *t
 			text_line(f, &line, srep_timehist__comm_width(th), c);
 	}
 	cli_progress_done(&prog);
+	if (lb_write(&c->line, f))
+		c->nomem = true;
 	if (ret == 0 && c->nomem)
 		ret = srep_error__set(err, SREP_E_NOMEM, "out of memory for an output line");
 	if (ret == 0 && c->summary)

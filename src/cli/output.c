@@ -372,7 +372,7 @@ void cli_progress_init(struct cli_progress *p, const char *what, const struct sr
 		!(streaming && isatty(fileno(streaming)));
 }
 
-static void progress_line(struct cli_progress *p, const struct srep_session *s)
+void cli_progress_tick(struct cli_progress *p, const struct srep_session *s)
 {
 	uint64_t t = now_ns(), done, total;
 	double secs, rate;
@@ -390,16 +390,6 @@ static void progress_line(struct cli_progress *p, const struct srep_session *s)
 	else	/* a pipe: no size to go by */
 		fprintf(stderr, "\r%s: %.1f MB, %.1f MB/s\033[K", p->what, (double)done / 1e6,
 			rate / 1e6);
-}
-
-int cli_next_event(struct cli_progress *p, struct srep_session *s, const struct srep_event **ev,
-		   struct srep_error *err)
-{
-	int ret = srep_session__next_event(s, ev, err);
-
-	if (p->on && ret > 0 && (++p->events & 0x3fff) == 0)
-		progress_line(p, s);
-	return ret;
 }
 
 void cli_progress_done(struct cli_progress *p)

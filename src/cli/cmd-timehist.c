@@ -126,17 +126,18 @@ static char *put_pair_tail(char *o, const struct srep_timehist_line *l, size_t o
 static void text_line(FILE *f, const struct srep_timehist_line *l, int w, struct th_cli *c)
 {
 	bool pair = l->kind == SREP_TH_WAKEUP || l->kind == SREP_TH_MIGRATE;
-	size_t task = strlen(l->task), other = pair ? strlen(l->other) : 0;
-	size_t ww = w > 0 ? (size_t)w : 0;
+	size_t ww = w > 0 ? (size_t)w : 0, task, other;
 	char t[32], *o;
 
-	if (l->kind == SREP_TH_LOST) {
+	if (l->kind == SREP_TH_LOST) {	/* no task: l->task is NULL */
 		if (lb_write(&c->line, f))
 			c->nomem = true;
 		perf_usec(t, sizeof(t), l->time);
 		fprintf(f, "%15s lost %" PRIu64 " events on cpu %d\n", t, l->lost, l->cpu);
 		return;
 	}
+	task = strlen(l->task);
+	other = pair ? strlen(l->other) : 0;
 	/* "%15s [%04d]  %-*s ", then the pair's tail or three times and the options' columns */
 	o = lb_reserve(&c->line, 15 + LB_SEC_USEC_MAX + 2 + LB_INT_MAX + 3 + ww + task + 1 +
 		       (pair ? 31 + 10 + other + 5 + LB_INT_MAX + 4 + LB_INT_MAX :

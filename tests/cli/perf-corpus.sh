@@ -44,3 +44,16 @@ for b in $boards; do
 	match script "$TMP/sc" "$TMP/sc.want" "$b"
 done
 [ "$bad" = 0 ] || fail "$bad outputs differ from the recording perf's"
+
+# a trace with LOST records and no sched_switch (perf refuses it): a line per
+# LOST record, as perf writes them, and nothing else wrong
+lossy="$CORPUS_ROOT/public/perfprofd__callchain.canned.perf.data"
+if [ -f "$lossy" ]; then
+	expect_exit 0 "$SREP_BIN" info --stats --json "$lossy"
+	records=$(tr -d ' \t\n' <"$TMP/out" | grep -o '"LOST":[0-9]*' | head -n 1 | cut -d: -f2)
+	expect_exit 0 "$SREP_BIN" timehist "$lossy"
+	lines=$(grep -c '^ *[0-9.]* lost [0-9]* events on cpu [0-9]*$' "$TMP/out" || true)
+	[ "$lines" = "$records" ] || fail "timehist of $lossy: $lines lost lines, $records LOST records"
+else
+	echo "perf-corpus: no $lossy: the LOST lines of timehist not checked"
+fi

@@ -18,7 +18,7 @@
 
 enum {
 	OPT_SCALE = 1, OPT_SCALE_RUN, OPT_SCALE_SLEEP, OPT_CPU_MAP, OPT_KEEP_PRIO,
-	OPT_CALIBRATION, OPT_DURATION, OPT_LOG_DIR,
+	OPT_CALIBRATION, OPT_EVENT_COST, OPT_DURATION, OPT_LOG_DIR,
 };
 
 static const struct srep_export_opt rtapp_options[] = {
@@ -30,6 +30,8 @@ static const struct srep_export_opt rtapp_options[] = {
 	{ "keep-prio", NULL, "give tasks their recorded policy and priority", OPT_KEEP_PRIO },
 	{ "calibration", "<ns>", "rt-app's ns per loop (default: it calibrates on CPU0)",
 	  OPT_CALIBRATION },
+	{ "event-cost", "<ns>", "rt-app's own CPU per wait, wake and sleep, taken off the bursts "
+	  "before them (default 0)", OPT_EVENT_COST },
 	{ "duration", "<s>", "rt-app stops after s seconds; -1: when every task ends "
 	  "(default: the span, rounded up, + 1)", OPT_DURATION },
 	{ "log-dir", "<dir>", "where rt-app writes its per-task logs (default .)", OPT_LOG_DIR },
@@ -87,6 +89,7 @@ static int rtapp_opt(void *opts, int id, const char *arg, struct srep_error *err
 		return 0;
 	case OPT_KEEP_PRIO:	o->run.keep_prio = true; return 0;
 	case OPT_CALIBRATION:	return parse_int(arg, 1, false, &o->calibration, err);
+	case OPT_EVENT_COST:	return parse_int(arg, 0, false, &o->event_cost, err);
 	case OPT_DURATION:	return parse_int(arg, 1, true, &o->duration, err);
 	case OPT_LOG_DIR:	o->log_dir = arg; return 0;
 	}

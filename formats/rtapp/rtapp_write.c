@@ -61,7 +61,7 @@ struct writer {
 	unsigned key;			/* events so far: keys never repeat ("run12") */
 	uint64_t run_rec, run_us;	/* recorded CPU so far (ns), written so far (µs) */
 	uint64_t sleep_rec, sleep_us;
-	uint64_t run_pending;		/* µs of bursts not written yet */
+	uint64_t cost_ns;		/* --event-cost of the task's events so far */
 };
 
 static void emit_double(struct emit *e, double v)
@@ -124,31 +124,53 @@ static uint64_t due_us(uint64_t rec_sum, double factor, uint64_t *written)
 	return d;
 }
 
+/*
+ * The bursts since the last event, as one "run": the scaled CPU so far less
+ * the cost of the events so far (--event-cost), rounded, less what was
+ * written. Never negative: a deficit (events that cost more than the CPU
+ * before them) is taken from the next bursts.
+ */
 static void flush_run(struct writer *w)
 {
-	event_us(w, "run", w->run_pending);
-	w->run_pending = 0;
+	/* as rp_scale__ns(run_rec, scale_run * 1000) when no cost: the same rounding */
+	double q = (double)w->run_rec / (w->p->scale_run * 1000.0) - (double)w->cost_ns / 1000.0
+		   + 0.5;
+	uint64_t due = q < 1.0 ? 0 : q >= 18446744073709549568.0 ? UINT64_MAX : (uint64_t)q;
+
+	due = due > w->run_us ? due - w->run_us : 0;
+	w->run_us += due;
+	event_us(w, "run", due);
+}
+
+/* an event that costs rt-app CPU of its own: its cost comes off the bursts before it */
+static void end_burst(struct writer *w)
+{
+	w->cost_ns += (uint64_t)w->o->event_cost;
+	flush_run(w);
 }
 
 static void write_action(struct writer *w, const struct rp_action *a)
 {
+	uint64_t us;
+
 	switch (a->kind) {
 	case RP_RUN:
 		w->run_rec += a->rec_ns;
-		w->run_pending += due_us(w->run_rec, w->p->scale_run, &w->run_us);
 		return;
 	case RP_SLEEP:
-		flush_run(w);
 		w->sleep_rec += a->rec_ns;
-		event_us(w, "sleep", due_us(w->sleep_rec, w->p->scale_sleep, &w->sleep_us));
+		us = due_us(w->sleep_rec, w->p->scale_sleep, &w->sleep_us);
+		if (us)		/* a sleep of 0 µs is not written: no event, no cost */
+			end_burst(w);
+		event_us(w, "sleep", us);
 		return;
 	case RP_WAIT:
-		flush_run(w);
+		end_burst(w);
 		event_wait(w, a->id);
 		event_resource(w, "unlock", "m", a->id);
 		return;
 	case RP_WAKE:
-		flush_run(w);
+		end_burst(w);
 		event_resource(w, "lock", "m", a->id);
 		event_resource(w, "unlock", "m", a->id);
 		event_resource(w, "signal", "c", a->id);
@@ -286,7 +308,7 @@ static int write_task(struct writer *w, size_t ti)
 		return ret;
 	emit_lit(w->e, ",\n\t\t\t\"phases\": {\n");
 	w->key = 0;
-	w->run_rec = w->run_us = w->sleep_rec = w->sleep_us = w->run_pending = 0;
+	w->run_rec = w->run_us = w->sleep_rec = w->sleep_us = w->cost_ns = 0;
 	ret = write_prelude(w, t);
 	if (!ret)
 		ret = write_actions(w, t);

@@ -40,7 +40,12 @@
  * Durations are whole µs. Per task the running sums of recorded CPU and of
  * recorded sleep are scaled and rounded, and each event gets the
  * difference, so a task's totals are exact to half a µs however many
- * events it has.
+ * events it has. --event-cost: rt-app spends CPU of its own on each wait,
+ * wake and written sleep (futex and nanosleep calls, the switches), added
+ * to the bursts around it; the running sum of CPU is less that cost for
+ * every such event so far, so the cost comes off the burst before the
+ * event, a burst too short leaves the rest to the next ones, and no run
+ * is below 0.
  */
 #include <inttypes.h>
 #include <sched.h>

@@ -165,8 +165,10 @@ static void write_action(struct writer *w, const struct rp_action *a)
 	case RP_SLEEP:
 		w->sleep_rec += a->rec_ns;
 		us = due_us(w->sleep_rec, w->p->scale_sleep, &w->sleep_us);
-		if (us)		/* a sleep of 0 µs is not written: no event, no cost */
+		if (us)
 			end_burst(w);
+		else		/* a sleep of 0 µs is not written: no event, no cost */
+			flush_run(w);
 		event_us(w, "sleep", us);
 		return;
 	case RP_WAIT:

@@ -182,9 +182,11 @@ for trace in "$@"; do
 	i=1
 	while [ "$i" -le "$RUNS" ]; do
 		run_rtapp "$trace" "$calib"
+		# shellcheck disable=SC2046 # run_figures' fields are row's arguments
 		row "$name" "$tasks" "$orig_wakeups" rt-app \
 			$(run_figures "$TMP/rt.map" "$TMP/rt.data" start) "load $(load)"
 		run_rtapp "$trace" "$fit_calib" "$cost"
+		# shellcheck disable=SC2046
 		row "$name" "$tasks" "$orig_wakeups" rt-app+ec \
 			$(run_figures "$TMP/rt.map" "$TMP/rt.data" start) "load $(load)"
 		i=$((i + 1))
@@ -192,6 +194,7 @@ for trace in "$@"; do
 	"$PERF" sched record -q -o "$TMP/sr.data" -- \
 		"$SCHEDREP" replay -q --only "$ONLY" --report "$TMP/sr.json" "$trace" >/dev/null 2>"$TMP/sr.err"
 	report_map "$TMP/sr.json" >"$TMP/sr.map"
+	# shellcheck disable=SC2046
 	row "$name" "$tasks" "$orig_wakeups" replay $(run_figures "$TMP/sr.map" "$TMP/sr.data") \
 		"load $(load)"
 	echo "  (first run at $CALIB ns per loop; rt-app: $calib ns per loop, from its total CPU;"

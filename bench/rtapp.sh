@@ -17,7 +17,8 @@
 # (a loop timed alone on CPU0) said 16 and 25 ns on this 2-CPU machine in
 # two runs a minute apart. So the bench calibrates on the workload: a first
 # run with CALIB (default 20), whose recorded CPU time against the file's
-# gives the ns per loop the workload actually got. rt-app also spends CPU
+# gives the ns per loop the workload actually got (to the hundredth: the
+# file keeps the fraction, rt-app 1.0 reading whole ns). rt-app also spends CPU
 # of its own on every event (a wait, a wake, a sleep: futex and nanosleep
 # calls, the switches), added to the bursts around it: the same first run
 # gives that cost, by least squares over the tasks of
@@ -119,7 +120,7 @@ calibrated() {
 	cpu_per_tid "$TMP/rt.data" | awk -v c="$1" 'FILENAME == ARGV[1] {m[$1] = $2; next}
 		FILENAME == ARGV[2] {o[$1] = $2; next} {r[$1] = $2}
 		END { for (t in m) { so += o[t]; sr += r[m[t]] }
-		      printf "%d\n", so ? c * sr / so + 0.5 : c }' "$TMP/rt.map" "$TMP/orig" -
+		      printf "%.2f\n", so ? c * sr / so : c }' "$TMP/rt.map" "$TMP/orig" -
 }
 
 # "TID RUN_US EVENTS" per task of the file: its runs and its waits, wakes and
@@ -150,7 +151,7 @@ fitted() {
 			a = det ? (s1y * s22 - s2y * s12) / det : 0
 			b = det ? (s11 * s2y - s12 * s1y) / det : 0
 			if (b < 0 || a <= 0) { b = 0; a = s11 ? s1y / s11 : 1 }
-			printf "%d %d %.4f %.0f\n", c * a + 0.5, b + 0.5, a, b }' \
+			printf "%.2f %d %.4f %.0f\n", c * a, b + 0.5, a, b }' \
 		"$TMP/rt.map" "$TMP/orig" "$TMP/load" -
 }
 

@@ -67,6 +67,7 @@ struct writer {
 	uint64_t run_rec, run_us;	/* recorded CPU so far (ns), written so far (µs) */
 	uint64_t sleep_rec, sleep_us;
 	uint64_t cost_ns;		/* --event-cost of the task's events so far */
+	double loop_k;			/* the file's ns per loop / --calibration's */
 };
 
 static void emit_double(struct emit *e, double v)
@@ -138,8 +139,8 @@ static uint64_t due_us(uint64_t rec_sum, double factor, uint64_t *written)
 static void flush_run(struct writer *w)
 {
 	/* as rp_scale__ns(run_rec, scale_run * 1000) when no cost: the same rounding */
-	double q = (double)w->run_rec / (w->p->scale_run * 1000.0) - (double)w->cost_ns / 1000.0
-		   + 0.5;
+	double q = ((double)w->run_rec / (w->p->scale_run * 1000.0) - (double)w->cost_ns / 1000.0)
+		   * w->loop_k + 0.5;
 	uint64_t due = q < 1.0 ? 0 : q >= 18446744073709549568.0 ? UINT64_MAX : (uint64_t)q;
 
 	due = due > w->run_us ? due - w->run_us : 0;
@@ -326,6 +327,18 @@ static int write_task(struct writer *w, size_t ti)
 	return 0;
 }
 
+/*
+ * rt-app 1.0 reads a whole number of ns per loop: --calibration rounded.
+ * A fraction is kept by the runs, in µs of that rounded loop: a run of N µs
+ * at c ns per loop is N * round(c) / c µs in the file, the same loops.
+ */
+static uint64_t calibration_ns(const struct rtapp_opts *o)
+{
+	uint64_t ns = (uint64_t)(o->calibration + 0.5);
+
+	return ns ? ns : 1;
+}
+
 /* seconds: the scaled span, rounded up, and one more for tasks running late */
 static int64_t duration_s(const struct writer *w)
 {
@@ -340,7 +353,7 @@ static void write_global(struct writer *w)
 	emit_i64(w->e, duration_s(w));
 	emit_lit(w->e, ",\n\t\t\"calibration\": ");
 	if (w->o->calibration)
-		emit_u64(w->e, (uint64_t)w->o->calibration);
+		emit_u64(w->e, calibration_ns(w->o));
 	else
 		emit_lit(w->e, "\"CPU0\"");
 	emit_lit(w->e, ",\n\t\t\"default_policy\": \"SCHED_OTHER\",\n\t\t\"lock_pages\": false"
@@ -381,10 +394,12 @@ static void write_origin(struct writer *w)
 int rtapp_write(struct emit *e, const struct rp_plan *p, const struct rtapp_opts *o,
 		struct srep_error *err)
 {
-	struct writer w = { .e = e, .p = p, .o = o };
+	struct writer w = { .e = e, .p = p, .o = o, .loop_k = 1.0 };
 	size_t i;
 	int ret = 0;
 
+	if (o->calibration)
+		w.loop_k = (double)calibration_ns(o) / o->calibration;
 	if (rtapp_names(p, &w.names, err))
 		return -1;
 	write_global(&w);

@@ -136,8 +136,8 @@ round_trip() {
 round_trip "$DATA/sample-x86_64.data"
 
 # options: rt-app runs elsewhere, so "auto" (this machine's CPUs) is refused
-for bad in "--cpu-map auto" "--calibration 0" "--duration 0" "--duration x" "--scale -1" \
-	"--event-cost -1" "--event-cost 1.5"; do
+for bad in "--cpu-map auto" "--calibration 0" "--calibration 0.5" "--calibration nan" \
+	"--duration 0" "--duration x" "--scale -1" "--event-cost -1" "--event-cost 1.5"; do
 	# shellcheck disable=SC2086
 	expect_exit 2 "$SREP_BIN" convert -f rt-app $bad -o "$TMP/x.json" "$DATA/sample-x86_64.data"
 done
@@ -145,6 +145,21 @@ expect_exit 2 "$SREP_BIN" convert -f json --keep-prio -o "$TMP/x.json" "$DATA/sa
 expect_exit 1 "$SREP_BIN" convert -f rt-app --only nosuchtask -o "$TMP/x.json" \
 	"$DATA/sample-x86_64.data"
 grep -q "no task of the trace matches the selection" "$TMP/err" || fail "no reason for an empty selection"
+
+# a fractional --calibration: rt-app 1.0 reads whole ns per loop, so the
+# file has the rounded figure and runs stretched to the same loops: at 17.5
+# ns, "calibration": 18 and each task's runs 18 / 17.5 of its CPU (to the
+# µs: both totals are rounded once)
+expect_exit 0 "$SREP_BIN" convert -q -f rt-app -o "$TMP/w.json" "$DATA/sample-x86_64.data"
+expect_exit 0 "$SREP_BIN" convert -q -f rt-app --calibration 17.5 -o "$TMP/wc.json" \
+	"$DATA/sample-x86_64.data"
+[ "$(jq '.global.calibration' "$TMP/wc.json")" = 18 ] || fail "--calibration 17.5: not 18 in the file"
+file_costs "$TMP/w.json" | sort >"$TMP/c0"
+file_costs "$TMP/wc.json" | sort | join "$TMP/c0" - >"$TMP/c1"
+bad=$(awk '{want = $2 * 18 / 17.5; d = $4 - want; if (d > 1 || d < -1) print $1, $4, "us, expected", want}' \
+	"$TMP/c1")
+[ -z "$bad" ] || fail "--calibration 17.5: runs not stretched to 18 / 17.5: $bad"
+[ "$(awk '$2 > 100' "$TMP/c1" | wc -l)" -gt 10 ] || fail "--calibration 17.5: too few tasks compared"
 
 # the plan's temporary file goes where TMPDIR says; one that cannot be made names that place
 mkdir "$TMP/spill"

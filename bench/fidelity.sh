@@ -100,3 +100,31 @@ wake_classes() {
 	       else unrel++ }
 	     END { printf "%d %d %d %d\n", fwd, rev, extra, unrel }' "$1" "$2" "$3"
 }
+
+# the wakeups of a wake_pairs list (in time order) after rt-app's own start,
+# "WAKER WAKEE" each: NTHREADS is the run's thread count. rt-app 1.0's start
+# is, in this order: its threads' barrier (the last thread to reach it
+# wakes every other one: a burst of wakeups by one thread), the file's
+# barrier "start" (its last arriver broadcasts: a second burst by one
+# thread; arrivals that queue on the barrier's mutex wake each other
+# before it) and the queue on that mutex after the broadcast (each thread,
+# once through, wakes the next: a chain, each wakeup issued by the
+# previous one's wakee). The start ends with that chain: found as the
+# second burst of at least NTHREADS / 2 consecutive wakeups by one thread,
+# then every wakeup whose waker is the one woken just before. A wakeup of
+# the workload that comes between two of the chain's ends it early and is
+# counted after the start with what follows (the count after the start is
+# never too low). Nothing is printed when no second burst is found.
+after_start() {
+	awk -v n="$2" '{w[NR] = $1; p[NR] = $2}
+	END {	i = 1
+		while (i <= NR && bursts < 2) {
+			j = i
+			while (j < NR && w[j + 1] == w[i]) j++
+			if (j - i + 1 >= n / 2) bursts++
+			i = j + 1
+		}
+		if (bursts < 2) exit
+		while (i <= NR && w[i] == p[i - 1]) i++
+		for (; i <= NR; i++) print w[i], p[i] }' "$1"
+}

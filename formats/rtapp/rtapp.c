@@ -18,7 +18,7 @@
 
 enum {
 	OPT_SCALE = 1, OPT_SCALE_RUN, OPT_SCALE_SLEEP, OPT_CPU_MAP, OPT_KEEP_PRIO,
-	OPT_CALIBRATION, OPT_DURATION, OPT_LOG_DIR,
+	OPT_CALIBRATION, OPT_EVENT_COST, OPT_DURATION, OPT_LOG_DIR,
 };
 
 static const struct srep_export_opt rtapp_options[] = {
@@ -28,8 +28,10 @@ static const struct srep_export_opt rtapp_options[] = {
 	{ "cpu-map", "<map>", "pin bursts: REC=HOST pairs such as 0=2,1=3 (default none)",
 	  OPT_CPU_MAP },
 	{ "keep-prio", NULL, "give tasks their recorded policy and priority", OPT_KEEP_PRIO },
-	{ "calibration", "<ns>", "rt-app's ns per loop (default: it calibrates on CPU0)",
-	  OPT_CALIBRATION },
+	{ "calibration", "<ns>", "rt-app's ns per loop, a fraction kept by scaling the runs "
+	  "(default: it calibrates on CPU0)", OPT_CALIBRATION },
+	{ "event-cost", "<ns>", "rt-app's own CPU per wait, wake and sleep, taken off the bursts "
+	  "before them (default 0)", OPT_EVENT_COST },
 	{ "duration", "<s>", "rt-app stops after s seconds; -1: when every task ends "
 	  "(default: the span, rounded up, + 1)", OPT_DURATION },
 	{ "log-dir", "<dir>", "where rt-app writes its per-task logs (default .)", OPT_LOG_DIR },
@@ -69,6 +71,21 @@ static int parse_int(const char *arg, int32_t min, bool minus_one, int32_t *out,
 	return 0;
 }
 
+/* ns per loop from 1 to INT32_MAX, a fraction allowed (rtapp_write.c keeps it) */
+static int parse_calibration(const char *arg, double *out, struct srep_error *err)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || *end || !(v >= 1 && v <= INT32_MAX))
+		return srep_error__set(err, SREP_E_INVAL, "'%s': expected ns per loop from 1 to "
+				       "%d (a fraction allowed)", arg, INT32_MAX);
+	*out = v;
+	return 0;
+}
+
 static int rtapp_opt(void *opts, int id, const char *arg, struct srep_error *err)
 {
 	struct rtapp_opts *o = opts;
@@ -86,7 +103,8 @@ static int rtapp_opt(void *opts, int id, const char *arg, struct srep_error *err
 					       "CPUs: name them (0=0,1=1) or say none");
 		return 0;
 	case OPT_KEEP_PRIO:	o->run.keep_prio = true; return 0;
-	case OPT_CALIBRATION:	return parse_int(arg, 1, false, &o->calibration, err);
+	case OPT_CALIBRATION:	return parse_calibration(arg, &o->calibration, err);
+	case OPT_EVENT_COST:	return parse_int(arg, 0, false, &o->event_cost, err);
 	case OPT_DURATION:	return parse_int(arg, 1, true, &o->duration, err);
 	case OPT_LOG_DIR:	o->log_dir = arg; return 0;
 	}

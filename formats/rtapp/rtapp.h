@@ -19,7 +19,9 @@
 struct rtapp_opts {
 	double scale, scale_run, scale_sleep;	/* 0: not given */
 	struct rp_run_opts run;			/* cpu_map (NONE or LIST) and keep_prio */
-	int32_t calibration;			/* ns per loop; 0: rt-app calibrates on CPU0 */
+	double calibration;			/* ns per loop (may have a fraction); 0: rt-app
+						 * calibrates on CPU0 */
+	int32_t event_cost;			/* ns of rt-app's own CPU per wait, wake, sleep */
 	int32_t duration;			/* s; 0: from the span; -1: until every task ends */
 	const char *log_dir;			/* rt-app's logdir (must exist when it runs) */
 };

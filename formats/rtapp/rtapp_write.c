@@ -40,7 +40,12 @@
  * Durations are whole µs. Per task the running sums of recorded CPU and of
  * recorded sleep are scaled and rounded, and each event gets the
  * difference, so a task's totals are exact to half a µs however many
- * events it has.
+ * events it has. --event-cost: rt-app spends CPU of its own on each wait,
+ * wake and written sleep (futex and nanosleep calls, the switches), added
+ * to the bursts around it; the running sum of CPU is less that cost for
+ * every such event so far, so the cost comes off the burst before the
+ * event, a burst too short leaves the rest to the next ones, and no run
+ * is below 0.
  */
 #include <inttypes.h>
 #include <sched.h>
@@ -61,7 +66,8 @@ struct writer {
 	unsigned key;			/* events so far: keys never repeat ("run12") */
 	uint64_t run_rec, run_us;	/* recorded CPU so far (ns), written so far (µs) */
 	uint64_t sleep_rec, sleep_us;
-	uint64_t run_pending;		/* µs of bursts not written yet */
+	uint64_t cost_ns;		/* --event-cost of the task's events so far */
+	double loop_k;			/* the file's ns per loop / --calibration's */
 };
 
 static void emit_double(struct emit *e, double v)
@@ -124,31 +130,55 @@ static uint64_t due_us(uint64_t rec_sum, double factor, uint64_t *written)
 	return d;
 }
 
+/*
+ * The bursts since the last event, as one "run": the scaled CPU so far less
+ * the cost of the events so far (--event-cost), rounded, less what was
+ * written. Never negative: a deficit (events that cost more than the CPU
+ * before them) is taken from the next bursts.
+ */
 static void flush_run(struct writer *w)
 {
-	event_us(w, "run", w->run_pending);
-	w->run_pending = 0;
+	/* as rp_scale__ns(run_rec, scale_run * 1000) when no cost: the same rounding */
+	double q = ((double)w->run_rec / (w->p->scale_run * 1000.0) - (double)w->cost_ns / 1000.0)
+		   * w->loop_k + 0.5;
+	uint64_t due = q < 1.0 ? 0 : q >= 18446744073709549568.0 ? UINT64_MAX : (uint64_t)q;
+
+	due = due > w->run_us ? due - w->run_us : 0;
+	w->run_us += due;
+	event_us(w, "run", due);
+}
+
+/* an event that costs rt-app CPU of its own: its cost comes off the bursts before it */
+static void end_burst(struct writer *w)
+{
+	w->cost_ns += (uint64_t)w->o->event_cost;
+	flush_run(w);
 }
 
 static void write_action(struct writer *w, const struct rp_action *a)
 {
+	uint64_t us;
+
 	switch (a->kind) {
 	case RP_RUN:
 		w->run_rec += a->rec_ns;
-		w->run_pending += due_us(w->run_rec, w->p->scale_run, &w->run_us);
 		return;
 	case RP_SLEEP:
-		flush_run(w);
 		w->sleep_rec += a->rec_ns;
-		event_us(w, "sleep", due_us(w->sleep_rec, w->p->scale_sleep, &w->sleep_us));
+		us = due_us(w->sleep_rec, w->p->scale_sleep, &w->sleep_us);
+		if (us)
+			end_burst(w);
+		else		/* a sleep of 0 µs is not written: no event, no cost */
+			flush_run(w);
+		event_us(w, "sleep", us);
 		return;
 	case RP_WAIT:
-		flush_run(w);
+		end_burst(w);
 		event_wait(w, a->id);
 		event_resource(w, "unlock", "m", a->id);
 		return;
 	case RP_WAKE:
-		flush_run(w);
+		end_burst(w);
 		event_resource(w, "lock", "m", a->id);
 		event_resource(w, "unlock", "m", a->id);
 		event_resource(w, "signal", "c", a->id);
@@ -286,7 +316,7 @@ static int write_task(struct writer *w, size_t ti)
 		return ret;
 	emit_lit(w->e, ",\n\t\t\t\"phases\": {\n");
 	w->key = 0;
-	w->run_rec = w->run_us = w->sleep_rec = w->sleep_us = w->run_pending = 0;
+	w->run_rec = w->run_us = w->sleep_rec = w->sleep_us = w->cost_ns = 0;
 	ret = write_prelude(w, t);
 	if (!ret)
 		ret = write_actions(w, t);
@@ -295,6 +325,18 @@ static int write_task(struct writer *w, size_t ti)
 	flush_run(w);
 	emit_lit(w->e, "\n\t\t\t\t}\n\t\t\t}\n\t\t}");
 	return 0;
+}
+
+/*
+ * rt-app 1.0 reads a whole number of ns per loop: --calibration rounded.
+ * A fraction is kept by the runs, in µs of that rounded loop: a run of N µs
+ * at c ns per loop is N * round(c) / c µs in the file, the same loops.
+ */
+static uint64_t calibration_ns(const struct rtapp_opts *o)
+{
+	uint64_t ns = (uint64_t)(o->calibration + 0.5);
+
+	return ns ? ns : 1;
 }
 
 /* seconds: the scaled span, rounded up, and one more for tasks running late */
@@ -311,7 +353,7 @@ static void write_global(struct writer *w)
 	emit_i64(w->e, duration_s(w));
 	emit_lit(w->e, ",\n\t\t\"calibration\": ");
 	if (w->o->calibration)
-		emit_u64(w->e, (uint64_t)w->o->calibration);
+		emit_u64(w->e, calibration_ns(w->o));
 	else
 		emit_lit(w->e, "\"CPU0\"");
 	emit_lit(w->e, ",\n\t\t\"default_policy\": \"SCHED_OTHER\",\n\t\t\"lock_pages\": false"
@@ -352,10 +394,12 @@ static void write_origin(struct writer *w)
 int rtapp_write(struct emit *e, const struct rp_plan *p, const struct rtapp_opts *o,
 		struct srep_error *err)
 {
-	struct writer w = { .e = e, .p = p, .o = o };
+	struct writer w = { .e = e, .p = p, .o = o, .loop_k = 1.0 };
 	size_t i;
 	int ret = 0;
 
+	if (o->calibration)
+		w.loop_k = (double)calibration_ns(o) / o->calibration;
 	if (rtapp_names(p, &w.names, err))
 		return -1;
 	write_global(&w);

@@ -46,6 +46,47 @@ file_edges() {
 		 "\(.value | ltrimstr("c")) waker \($tid)")' "$1"
 }
 
+# per task of an rt-app file: "TID RUN_US COST_EVENTS": its runs after the
+# start barrier, and its events that cost rt-app CPU (--event-cost): waits,
+# wakes (their signal) and sleeps, the start's sleep included
+file_costs() {
+	jq -r '.schedrep.tasks as $o | .tasks | to_entries[] | $o[.key] as $t |
+		[.value.phases.p0 | to_entries[] | select(.key != "loop")] as $ev |
+		($ev | map(.key | startswith("barrier")) | index(true)) as $b | $ev[$b + 1:] as $post |
+		def n(k): $post | map(select(.key | startswith(k))) | length;
+		[$t.tid, ($post | map(select(.key | startswith("run")) | .value) | add // 0),
+		 n("wait") + n("signal") + n("sleep")] | map(tostring) | join(" ")' "$1" | sort -n
+}
+
+# every event but the runs, in order, keys without their number: what --event-cost keeps
+file_others() {
+	jq -r '.tasks | to_entries[] | .key as $k | .value.phases.p0 | to_entries[] |
+		select(.key | startswith("run") | not) |
+		"\($k) \(.key | sub("[0-9]+$"; "")) \(.value | tojson)"' "$1"
+}
+
+# event_cost TRACE [SELECTION...]: --event-cost takes its cost off the runs
+# and touches nothing else. At 2 µs a task's runs drop by exactly 2 µs per
+# event (the start's sleep, written when the task starts after the origin,
+# costs nothing); at 2 s, more than any task's CPU, a task with an event has
+# no run left (never below 0) and one without keeps its CPU.
+event_cost() {
+	trace=$1
+	shift
+	file_costs "$TMP/w.json" | sort | join - "$TMP/starts" >"$TMP/c0"
+	for cost in 2000 2000000000; do
+		expect_exit 0 "$SREP_BIN" convert -q -f rt-app --event-cost "$cost" "$@" \
+			-o "$TMP/wc.json" "$trace"
+		file_others "$TMP/w.json" >"$TMP/a"
+		file_others "$TMP/wc.json" >"$TMP/b"
+		diff -u "$TMP/a" "$TMP/b" >&2 || fail "$trace: --event-cost $cost changed more than runs"
+		bad=$(file_costs "$TMP/wc.json" | sort | join "$TMP/c0" - | awk -v c="$cost" '
+			{ev = $3 - $4; want = c < 1e9 ? $2 - ev * c / 1000 : (ev ? 0 : $2)
+			 if ($5 != want || $6 != $3) print $1, $5, "us, expected", want}')
+		[ -z "$bad" ] || fail "$trace: --event-cost $cost: $bad"
+	done
+}
+
 # round_trip TRACE [SELECTION...]
 round_trip() {
 	trace=$1
@@ -56,6 +97,9 @@ round_trip() {
 	awk '/^ +tid +pid +comm/ {t = 1; next} t && NF >= 13 {print $1, $3, $6, $9, $10}
 	     t && NF == 0 {exit}' "$TMP/out" | sort -n >"$TMP/plan"
 	paired=$(sed -n 's/^actions: .* of which \([0-9]*\) paired wakeups$/\1/p' "$TMP/out")
+	# "TID 1" for a task that starts after the origin (its start is a sleep), else "TID 0"
+	awk '/^ +tid +pid +comm/ {t = 1; next} t && NF >= 13 {print $1, ($4 > 0)}
+	     t && NF == 0 {exit}' "$TMP/out" | sort >"$TMP/starts"
 	# exact recorded CPU: the report of a replay a thousand times faster
 	expect_exit 0 "$SREP_BIN" replay -q --scale 1000 --report "$TMP/r.json" "$@" "$trace"
 	jq -r '.tasks[] | "\(.tid) \(.recorded_cpu_ns) \(.paired_wakeups)"' "$TMP/r.json" |
@@ -84,13 +128,16 @@ round_trip() {
 			}
 			if (count != paired) { print count " wakeups, " paired " paired wakeups"; exit 1 }
 		}' >"$TMP/edges" || fail "$trace: wake edges: $(cat "$TMP/edges")"
-	echo "${trace##*/}: $(wc -l <"$TMP/file") tasks, $paired wakeups: as replay's plan"
+	event_cost "$trace" "$@"
+	echo "${trace##*/}: $(wc -l <"$TMP/file") tasks, $paired wakeups: as replay's plan;" \
+		"--event-cost takes from the runs only"
 }
 
 round_trip "$DATA/sample-x86_64.data"
 
 # options: rt-app runs elsewhere, so "auto" (this machine's CPUs) is refused
-for bad in "--cpu-map auto" "--calibration 0" "--duration 0" "--duration x" "--scale -1"; do
+for bad in "--cpu-map auto" "--calibration 0" "--calibration 0.5" "--calibration nan" \
+	"--duration 0" "--duration x" "--scale -1" "--event-cost -1" "--event-cost 1.5"; do
 	# shellcheck disable=SC2086
 	expect_exit 2 "$SREP_BIN" convert -f rt-app $bad -o "$TMP/x.json" "$DATA/sample-x86_64.data"
 done
@@ -98,6 +145,21 @@ expect_exit 2 "$SREP_BIN" convert -f json --keep-prio -o "$TMP/x.json" "$DATA/sa
 expect_exit 1 "$SREP_BIN" convert -f rt-app --only nosuchtask -o "$TMP/x.json" \
 	"$DATA/sample-x86_64.data"
 grep -q "no task of the trace matches the selection" "$TMP/err" || fail "no reason for an empty selection"
+
+# a fractional --calibration: rt-app 1.0 reads whole ns per loop, so the
+# file has the rounded figure and runs stretched to the same loops: at 17.5
+# ns, "calibration": 18 and each task's runs 18 / 17.5 of its CPU (to the
+# µs: both totals are rounded once)
+expect_exit 0 "$SREP_BIN" convert -q -f rt-app -o "$TMP/w.json" "$DATA/sample-x86_64.data"
+expect_exit 0 "$SREP_BIN" convert -q -f rt-app --calibration 17.5 -o "$TMP/wc.json" \
+	"$DATA/sample-x86_64.data"
+[ "$(jq '.global.calibration' "$TMP/wc.json")" = 18 ] || fail "--calibration 17.5: not 18 in the file"
+file_costs "$TMP/w.json" | sort >"$TMP/c0"
+file_costs "$TMP/wc.json" | sort | join "$TMP/c0" - >"$TMP/c1"
+bad=$(awk '{want = $2 * 18 / 17.5; d = $4 - want; if (d > 1 || d < -1) print $1, $4, "us, expected", want}' \
+	"$TMP/c1")
+[ -z "$bad" ] || fail "--calibration 17.5: runs not stretched to 18 / 17.5: $bad"
+[ "$(awk '$2 > 100' "$TMP/c1" | wc -l)" -gt 10 ] || fail "--calibration 17.5: too few tasks compared"
 
 # the plan's temporary file goes where TMPDIR says; one that cannot be made names that place
 mkdir "$TMP/spill"

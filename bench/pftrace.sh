@@ -76,7 +76,7 @@ echo "pftrace size: $(awk -v a="$pf" -v b="$size" 'BEGIN { printf "%.2f", a / b 
 if [ -x "$TP" ] && "$TP" --version >/dev/null 2>&1; then
 	for f in t.pftrace t.json; do
 		set -- $(measure "'$TP' query '$WORK/$f' 'select 1'")
-		echo "trace processor load $f: $1 s wall, $3 s cpu, $2 MB RSS"
+		printf 'trace processor load %s: %.2f s wall, %s s cpu, %s MB RSS\n' "$f" "$1" "$3" "$2"
 	done
 else
 	echo "(no trace processor at $TP: load times not measured)"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # compare A1 A2 ... --vs B1 B2 ...: repeated runs recorded here with
 # 'perf sched record -- perf bench sched messaging', four with 50 loops (A)
-# and four with 400 (B). The sides' medians and spreads are those of the
+# and four with 1600 (B: with 400, a 50-loop run on a loaded machine once
+# switched more than a 400-loop one). The sides' medians and spreads are those of the
 # runs' own two-trace figures; what grows with the loops (the workload's
 # switches, sched-messaging's CPU time) is significant at the exact test's
 # smallest p, 2/C(8,4); with 3 runs per side nothing can be, and the output
@@ -18,7 +19,7 @@ record() {
 		>/dev/null 2>"$TMP/rec.err" && [ -s "$TMP/$1$2.data" ]
 }
 for i in 1 2 3 4; do
-	record a "$i" 50 && record b "$i" 400 ||
+	record a "$i" 50 && record b "$i" 1600 ||
 		{ echo "SKIP: perf sched record failed: $(tail -n 2 "$TMP/rec.err")" >&2; exit 77; }
 done
 A="$TMP/a1.data $TMP/a2.data $TMP/a3.data $TMP/a4.data"
@@ -44,7 +45,7 @@ jq -e '[.rows[] | (.a, .b) | (.runs | sort) as $v |
 	.median == (($v[1] + $v[2]) / 2) and .min == $v[0] and .max == $v[3]] | all' \
 	"$TMP/runs.json" >/dev/null || fail "a median or a spread is not that of the runs"
 
-# 8 times the loops: every B run above every A run, p = 2/70, significant
+# 32 times the loops: every B run above every A run, p = 2/70, significant
 for m in "workload switches" "sched-messaging cpu_time" "sched-messaging switches"; do
 	set -- $m
 	jq -e --arg g "$1" --arg m "$2" '.rows[] | select(.group == $g and .metric == $m) |

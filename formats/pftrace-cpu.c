@@ -23,25 +23,29 @@
 /* pft_cpu() for a CPU not seen yet */
 struct pft_cpu *pft_cpu_grow(struct pft *p, int32_t cpu)
 {
-	struct pft_cpu *v;
-	size_t n, i;
+	struct pft_cpu **v, *c;
+	size_t n;
 
 	if (cpu < 0)
 		return NULL;
-	if ((size_t)cpu < p->nr_cpus)
-		return &p->cpus[cpu];
-	n = (size_t)cpu + 1;
-	v = realloc(p->cpus, n * sizeof(*v));
-	if (!v)
-		return NULL;
-	memset(v + p->nr_cpus, 0, (n - p->nr_cpus) * sizeof(*v));
-	for (i = p->nr_cpus; i < n; i++) {
-		v[i].cur_tid = v[i].next_tid = -1;
-		v[i].bundle = 1;	/* calloc'd slots are free */
+	if ((size_t)cpu >= p->nr_cpus) {
+		n = (size_t)cpu + 1;
+		v = realloc(p->cpus, n * sizeof(*v));
+		if (!v)
+			return NULL;
+		memset(v + p->nr_cpus, 0, (n - p->nr_cpus) * sizeof(*v));
+		p->cpus = v;
+		p->nr_cpus = n;
 	}
-	p->cpus = v;
-	p->nr_cpus = n;
-	return &v[cpu];
+	if (p->cpus[cpu])
+		return p->cpus[cpu];
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->cur_tid = c->next_tid = -1;
+	c->bundle = 1;	/* calloc'd slots are free */
+	p->cpus[cpu] = c;
+	return c;
 }
 
 bool pft_cpu_nomem(const struct pft_cpu *c)
@@ -158,7 +162,7 @@ static void compact_sched(struct pbw *w, struct pft_cpu *c)
 /* write @cpu's bundle out (nothing when it is empty and has no loss to tell) */
 static void flush(struct pft *p, size_t cpu)
 {
-	struct pft_cpu *c = &p->cpus[cpu];
+	struct pft_cpu *c = p->cpus[cpu];
 	size_t body;
 	int i;
 
@@ -256,7 +260,7 @@ static void whole_switch(struct pft *p, int32_t cpu, const struct pft_pend *e)
 {
 	size_t outer, inner = pft_event_begin(p, cpu, e->ts, e->u.sw.prev_tid, PF_EV_SCHED_SWITCH,
 					      &outer);
-	struct pbw *w = &p->cpus[cpu].events;
+	struct pbw *w = &p->cpus[cpu]->events;
 
 	pbw_str(w, 1, e->u.sw.prev_comm, SREP_COMM_MAX);
 	pbw_int(w, 2, e->u.sw.prev_tid);
@@ -300,7 +304,7 @@ static void whole_waking(struct pft *p, int32_t cpu, const struct pft_pend *e)
 {
 	const struct srep_wakeup *wk = &e->u.wk;
 	size_t outer, inner = pft_event_begin(p, cpu, e->ts, e->waker, PF_EV_SCHED_WAKING, &outer);
-	struct pbw *w = &p->cpus[cpu].events;
+	struct pbw *w = &p->cpus[cpu]->events;
 
 	pbw_str(w, 1, wk->comm, SREP_COMM_MAX);
 	pbw_int(w, 2, wk->tid);
@@ -444,8 +448,10 @@ void pft_waking(struct pft *p, int32_t cpu, uint64_t ts, int32_t waker,
 
 void pft_finish_cpu(struct pft *p, size_t cpu)
 {
-	struct pft_cpu *c = &p->cpus[cpu];
+	struct pft_cpu *c = p->cpus[cpu];
 
+	if (!c)
+		return;
 	if (c->nr_pend)
 		settle(p, (int32_t)cpu, c, false);
 	flush(p, cpu);
@@ -457,14 +463,19 @@ void pft_free_cpus(struct pft *p)
 	int j;
 
 	for (i = 0; i < p->nr_cpus; i++) {
+		struct pft_cpu *c = p->cpus[i];
+
+		if (!c)
+			continue;
 		for (j = 0; j < CS_NR; j++)
-			pbw_free(&p->cpus[i].cs[j]);
-		pbw_free(&p->cpus[i].intern);
-		pbw_free(&p->cpus[i].events);
-		pbw_free(&p->cpus[i].ksyms);
-		free(p->cpus[i].ksym_seen);
-		free(p->cpus[i].slots);
-		free(p->cpus[i].pend);
+			pbw_free(&c->cs[j]);
+		pbw_free(&c->intern);
+		pbw_free(&c->events);
+		pbw_free(&c->ksyms);
+		free(c->ksym_seen);
+		free(c->slots);
+		free(c->pend);
+		free(c);
 	}
 	free(p->cpus);
 	p->cpus = NULL;

@@ -46,7 +46,7 @@ bool pft_nomem(const struct pft *p)
 	if (p->nomem || p->pkt.nomem)
 		return true;
 	for (i = 0; i < p->nr_cpus; i++)
-		if (pft_cpu_nomem(&p->cpus[i]))
+		if (p->cpus[i] && pft_cpu_nomem(p->cpus[i]))
 			return true;
 	return false;
 }
@@ -129,7 +129,7 @@ static void task_event_fields(struct pbw *w, const char *comm, int32_t tid, int3
 
 static struct pbw *events_of(struct pft *p, int32_t cpu)
 {
-	return &p->cpus[cpu].events;
+	return &p->cpus[cpu]->events;
 }
 
 static void on_wakeup(struct pft *p, const struct srep_event *ev, int32_t cpu)
@@ -249,11 +249,11 @@ static void leave_elsewhere(struct pft *p, const struct srep_event *ev, int32_t 
 	uint64_t switched;
 
 	if (!t || t->state != TL_RUNNING || t->cpu == cpu || t->cpu < 0 ||
-	    (size_t)t->cpu >= p->nr_cpus || p->cpus[t->cpu].next_tid != tid)
+	    (size_t)t->cpu >= p->nr_cpus || !p->cpus[t->cpu] || p->cpus[t->cpu]->next_tid != tid)
 		return;
 	sw = (struct srep_switch){ .prev_pid = -1, .prev_tid = tid, .prev_prio = INT32_MIN,
 				   .next_pid = 0, .next_tid = 0, .next_prio = INT32_MIN };
-	other = &p->cpus[t->cpu];
+	other = p->cpus[t->cpu];
 	comm_of(p, tid, sw.prev_comm);
 	snprintf(sw.next_comm, sizeof(sw.next_comm), "swapper/%d", t->cpu);
 	switched = other->switched;
@@ -273,7 +273,7 @@ static void leave_elsewhere(struct pft *p, const struct srep_event *ev, int32_t 
 static void fill_gap(struct pft *p, const struct srep_event *ev, int32_t cpu,
 		     const struct srep_switch *sw)
 {
-	const struct pft_cpu *c = &p->cpus[cpu];
+	const struct pft_cpu *c = p->cpus[cpu];
 	int32_t cur_tid = c->next_tid >= 0 ? c->next_tid : 0;
 	uint64_t since = c->next_tid >= 0 ? c->switched : p->first_time;
 	const struct srep_task *cur, *task;
@@ -302,7 +302,7 @@ static void fill_gap(struct pft *p, const struct srep_event *ev, int32_t cpu,
 static void on_switch_half(struct pft *p, const struct srep_event *ev, int32_t cpu)
 {
 	struct srep_switch sw = ev->u.sw;
-	const struct pft_cpu *c = &p->cpus[cpu];
+	const struct pft_cpu *c = p->cpus[cpu];
 	int32_t cur = c->next_tid >= 0 ? c->next_tid : 0;	/* idle before the first */
 	int64_t state;
 
@@ -360,8 +360,8 @@ static void on_event(struct pft *p, const struct srep_event *ev, int32_t cpu)
 		on_cpu_state(p, ev, cpu);
 		break;
 	case SREP_EV_LOST:
-		p->cpus[cpu].lost = true;
-		p->cpus[cpu].lost_events += ev->u.lost.lost;
+		p->cpus[cpu]->lost = true;
+		p->cpus[cpu]->lost_events += ev->u.lost.lost;
 		break;
 	default:
 		on_task_event(p, ev, cpu);
@@ -579,7 +579,7 @@ static void loss_stats(struct pft *p)
 	bool any = false;
 
 	for (i = 0; i < p->nr_cpus; i++)
-		any |= p->cpus[i].lost_events > 0;
+		any |= p->cpus[i] && p->cpus[i]->lost_events > 0;
 	if (!any)
 		return;
 	for (phase = 1; phase <= 2; phase++) {
@@ -589,7 +589,7 @@ static void loss_stats(struct pft *p)
 		for (i = 0; i < p->nr_cpus; i++) {
 			cpu = pbw_begin(&p->pkt, 2);
 			pbw_uint(&p->pkt, 1, i);
-			pbw_uint(&p->pkt, 3, phase == 1 ? 0 : p->cpus[i].lost_events);
+			pbw_uint(&p->pkt, 3, phase == 1 || !p->cpus[i] ? 0 : p->cpus[i]->lost_events);
 			pbw_end(&p->pkt, cpu);
 		}
 		pbw_end(&p->pkt, body);

@@ -114,7 +114,8 @@ struct pft {
 	const struct srep_export_ctx *ctx;
 	struct emit out;
 	struct pbw pkt;			/* the packet being built */
-	struct pft_cpu *cpus;
+	/* by CPU number, NULL for one not seen: a damaged number costs a pointer, not a state */
+	struct pft_cpu **cpus;
 	size_t nr_cpus;
 	struct timeline tl;		/* when each task was last seen: to fill gaps */
 	int kernel[2];			/* major, minor: how prev_state is encoded */
@@ -133,7 +134,8 @@ struct pft_cpu *pft_cpu_grow(struct pft *p, int32_t cpu);
 /* CPU @cpu's state (grown on demand); NULL for a negative CPU or no memory */
 static inline struct pft_cpu *pft_cpu(struct pft *p, int32_t cpu)
 {
-	return cpu >= 0 && (size_t)cpu < p->nr_cpus ? &p->cpus[cpu] : pft_cpu_grow(p, cpu);
+	return cpu >= 0 && (size_t)cpu < p->nr_cpus && p->cpus[cpu] ? p->cpus[cpu] :
+	       pft_cpu_grow(p, cpu);
 }
 /* one of @c's buffers could not grow */
 bool pft_cpu_nomem(const struct pft_cpu *c);

@@ -127,6 +127,25 @@ int flight_snapshot(const struct rec_flight *f, struct rec_buf *out, struct srep
 	return 0;
 }
 
+uint64_t flight_newest_sample(const struct rec_layout *lay, const struct rec_buf *snap)
+{
+	uint64_t newest = 0, t;
+	size_t off;
+	uint16_t size;
+
+	for (off = 0; off + 8 <= snap->len; off += size) {
+		size = srep_get16(snap->p + off + 6, false);
+		if (size < 8 || off + size > snap->len)
+			break;
+		if (srep_get32(snap->p + off, false) != REC_SAMPLE)
+			continue;
+		t = layout_time(lay, snap->p + off, REC_SAMPLE, size);
+		if (t > newest)
+			newest = t;
+	}
+	return newest;
+}
+
 void flight_free(struct rec_flight *f)
 {
 	free(f->ring);

@@ -297,6 +297,8 @@ int flight_add(struct rec_flight *f, const uint8_t *p, uint32_t type, uint16_t s
 	       struct srep_error *err);
 /* side-band, then the ring's records oldest first */
 int flight_snapshot(const struct rec_flight *f, struct rec_buf *out, struct srep_error *err);
+/* the time of a snapshot's newest SAMPLE, 0 if it has none */
+uint64_t flight_newest_sample(const struct rec_layout *lay, const struct rec_buf *snap);
 void flight_free(struct rec_flight *f);
 /* a snapshot's records in time order; SAMPLE count and time span */
 int flight_sort(const struct rec_layout *lay, const struct rec_buf *snap, struct rec_buf *out,

@@ -239,9 +239,8 @@ static bool pids_gone(const struct srep_recorder *r)
 
 static int start_dump(struct srep_recorder *r, struct loop *l, struct srep_error *err)
 {
-	/* a signal or FIFO word: the newest sample drained is "now" in perf's clock */
-	uint64_t t = l->have_hit ? l->hit.time : r->acct.newest_sample;
 	struct dump_job *d;
+	uint64_t t;
 
 	if (writer_busy_dumping(r->w)) {
 		r->st.coalesced++;
@@ -250,6 +249,18 @@ static int start_dump(struct srep_recorder *r, struct loop *l, struct srep_error
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return srep_error__set(err, SREP_E_NOMEM, "no memory for a dump");
+	if (flight_snapshot(&r->flight, &d->snap, err)) {
+		dump_job_free(d);
+		return err->code;
+	}
+	/*
+	 * A signal or FIFO word: "now" in perf's clock is the newest sample the
+	 * dump holds. Not the newest drained: a round bigger than the ring
+	 * pushes the first CPUs' records, the newest among them, out again.
+	 */
+	t = l->have_hit ? l->hit.time : flight_newest_sample(&r->lay, &d->snap);
+	if (!t)
+		t = r->acct.newest_sample;
 	d->info.index = ++r->dumps_started;
 	d->info.trigger_time = t;
 	d->info.reason = l->reason;
@@ -262,7 +273,7 @@ static int start_dump(struct srep_recorder *r, struct loop *l, struct srep_error
 		return srep_error__set(err, SREP_E_NOMEM, "no memory for a dump");
 	}
 	d->info.path = d->path;
-	if (flight_snapshot(&r->flight, &d->snap, err) || writer_submit_dump(r->w, d, err)) {
+	if (writer_submit_dump(r->w, d, err)) {
 		dump_job_free(d);
 		return err->code;
 	}

@@ -2,7 +2,8 @@
 /*
  * check_record_flight.c - the flight recorder's memory (flight.c): the
  * newest samples stay, the oldest go, records of every size wrap whole,
- * side-band records are never dropped, and a snapshot sorts into time order.
+ * side-band records are never dropped, a snapshot sorts into time order and
+ * knows its newest sample.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -146,6 +147,39 @@ START_TEST(sort_orders_by_time)
 }
 END_TEST
 
+/*
+ * One drain round bigger than the ring: CPU 0's records, the newest of
+ * them the newest drained, then CPU 1's older ones push them out. A dump
+ * is named after the newest sample it holds, which is CPU 1's last.
+ */
+START_TEST(newest_sample_of_a_snapshot)
+{
+	struct srep_error err = { 0 };
+	struct rec_buf b = { 0 }, snap = { 0 }, none = { 0 };
+	struct rec_flight f;
+	uint64_t times[4];
+	int i;
+
+	ck_assert_int_eq(flight_init(&f, CAP, &err), 0);
+	for (i = 0; i < 4000; i++)
+		rt_switch(&b, &el, T0 + 1000000 + (uint64_t)i, 0, 1, 2);
+	for (i = 0; i < 4000; i++)
+		rt_switch(&b, &el, T0 + (uint64_t)i, 1, 3, 4);
+	add_all(&f, &b);
+	ck_assert_uint_gt(f.dropped, 4000);	/* every CPU 0 record is gone */
+	ck_assert_int_eq(flight_snapshot(&f, &snap, &err), 0);
+	ck_assert_uint_eq(flight_newest_sample(&lay, &snap), T0 + 3999);
+	ck_assert_uint_ge(sample_times(&snap, times, 4), 1);
+	ck_assert_uint_lt(times[0], T0 + 1000000);
+	rt_comm(&none, &el, T0, 0, 9, "no sample");
+	ck_assert_uint_eq(flight_newest_sample(&lay, &none), 0);
+	flight_free(&f);
+	buf_free(&b);
+	buf_free(&snap);
+	buf_free(&none);
+}
+END_TEST
+
 START_TEST(too_small_a_ring)
 {
 	struct srep_error err = { 0 };
@@ -165,6 +199,7 @@ int main(void)
 	tcase_add_test(tc, keeps_the_newest);
 	tcase_add_test(tc, sideband_is_never_dropped);
 	tcase_add_test(tc, sort_orders_by_time);
+	tcase_add_test(tc, newest_sample_of_a_snapshot);
 	tcase_add_test(tc, too_small_a_ring);
 	suite_add_tcase(s, tc);
 	return tu_run_suite(s);

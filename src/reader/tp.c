@@ -36,7 +36,7 @@
 
 /* the fields the neutral decoders read, found by name at bind time */
 #define FSLOTS								\
-	X(COMMON_TYPE, "common_type") X(COMMON_PID, "common_pid")		\
+	X(COMMON_PID, "common_pid")						\
 	X(COMM, "comm") X(PID, "pid") X(PRIO, "prio") X(TARGET_CPU, "target_cpu") \
 	X(SUCCESS, "success") X(ORIG_CPU, "orig_cpu") X(DEST_CPU, "dest_cpu")	\
 	X(PREV_COMM, "prev_comm") X(PREV_PID, "prev_pid") X(PREV_PRIO, "prev_prio") \
@@ -253,7 +253,7 @@ static int memo_new(struct tp_event *t)
 	const struct tp_fld *st = &t->f[F_PREV_STATE];
 	int ret;
 
-	if (!st->size || !t->f[F_COMMON_TYPE].size)
+	if (!st->size)
 		return 0;
 	t->memo = calloc(1, sizeof(*t->memo));
 	if (!t->memo)
@@ -397,30 +397,18 @@ void tp_bind(struct srep_session *s, struct evsel *ev)
 static inline bool fld_region(const struct tp_fld *f, const uint8_t *raw, uint32_t n, bool swap,
 			      const uint8_t **p, uint32_t *len)
 {
-	uint64_t v, o, l;
+	uint32_t o;
 
-	if (!f->size || f->size > n || f->off > n - f->size)
-		return false;
 	if (!(f->flags & FL_DYN)) {
+		if (!f->size || f->size > n || f->off > n - f->size)
+			return false;
 		*p = raw + f->off;
 		*len = f->size;
 		return true;
 	}
-	if (!srep_get_uint(raw + f->off, f->size, swap, &v))
-		return false;
-	if (f->size == 2) {		/* pre-3.x strings: offset only, up to the end */
-		o = v;
-		l = o <= n ? n - o : 0;
-	} else {
-		o = v & 0xffff;
-		l = (v >> 16) & 0xffff;
-	}
-	if (f->flags & FL_REL)
-		o += f->off + f->size;
-	if (o > n || l > n - o)
+	if (!tp_loc_region(f->off, f->size, f->flags & FL_REL, raw, n, swap, &o, len))
 		return false;
 	*p = raw + o;
-	*len = (uint32_t)l;
 	return true;
 }
 

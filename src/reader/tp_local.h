@@ -21,6 +21,35 @@ struct tp_ctx {
 	struct tp_event *events;
 };
 
+/*
+ * Where a __data_loc / __rel_loc field's data lies in a payload of n bytes:
+ * the field (off, size 2: pre-3.x, offset only, up to the end; size 4:
+ * offset and length) read in the payload's byte order; false when the
+ * field or its data is outside the payload.
+ */
+static inline bool tp_loc_region(uint32_t off, uint32_t size, bool rel, const uint8_t *raw,
+				 uint32_t n, bool swap, uint32_t *data_off, uint32_t *data_len)
+{
+	uint64_t v, o, l;
+
+	if (!size || size > n || off > n - size || !srep_get_uint(raw + off, size, swap, &v))
+		return false;
+	if (size == 2) {
+		o = v;
+		l = o <= n ? n - o : 0;
+	} else {
+		o = v & 0xffff;
+		l = (v >> 16) & 0xffff;
+	}
+	if (rel)
+		o += off + size;
+	if (o > n || l > n - o)
+		return false;
+	*data_off = (uint32_t)o;
+	*data_len = (uint32_t)l;
+	return true;
+}
+
 /* tp_synth.c: libtraceevent's text for one value of one field (the key) */
 struct tp_synth {
 	struct tep_handle *tep;

@@ -319,27 +319,6 @@ void tp_native_free(struct tp_native *nv)
 
 /* ---- Printing ---- */
 
-/* the bytes of a __data_loc / __rel_loc string, as libtraceevent finds them */
-static bool dynstr_region(const struct tp_native *nv, const struct piece *pc,
-			  const uint8_t *raw, uint32_t n, uint32_t *off, uint32_t *len)
-{
-	uint64_t v;
-	uint32_t o, l;
-
-	if (pc->off > n || pc->size > n - pc->off || !srep_get_uint(raw + pc->off, pc->size,
-								     nv->swap, &v))
-		return false;
-	o = (uint32_t)(v & 0xffff);
-	l = pc->size == 2 ? (o <= n ? n - o : 0) : (uint32_t)((v >> 16) & 0xffff);
-	if (pc->rel)
-		o += pc->off + pc->size;
-	if (o > n || l > n - o)
-		return false;
-	*off = o;
-	*len = l;
-	return true;
-}
-
 /* one piece other than PC_EXPR; false: libtraceevent would print otherwise */
 static bool print_piece(const struct tp_native *nv, const struct piece *pc, const uint8_t *raw,
 			uint32_t n, struct out *o)
@@ -370,7 +349,7 @@ static bool print_piece(const struct tp_native *nv, const struct piece *pc, cons
 		out_put(o, (const char *)raw + pc->off, nul ? (size_t)(nul - (raw + pc->off)) : pc->size);
 		return true;
 	case PC_DYNSTR:
-		if (!dynstr_region(nv, pc, raw, n, &off, &len))
+		if (!tp_loc_region(pc->off, pc->size, pc->rel, raw, n, nv->swap, &off, &len))
 			return false;
 		if (!len)
 			return true;	/* libtraceevent prints nothing for an empty one */

@@ -42,6 +42,18 @@ build() {
 	make -C "$dir" -j"$(nproc)" >/dev/null
 }
 
+# suite DIR TARGET: make TARGET in DIR; when it fails, the end of each failed
+# test's log, so a CI run that shows only its last lines says why
+suite() {
+	make -C "$1" -j"$(nproc)" "$2" && return 0
+	find "$1" -name '*.trs' -exec grep -l -E '^:test-result: (FAIL|ERROR)' {} + |
+		while read -r trs; do
+			echo "==== ${trs%.trs}.log (its last 40 lines)"
+			tail -n 40 "${trs%.trs}.log"
+		done
+	return 1
+}
+
 case "${1:-}" in
 sample)
 	need_packages $BUILD_DEPS
@@ -61,17 +73,17 @@ sample)
 test)
 	need_packages $BUILD_DEPS $TEST_DEPS
 	build build
-	make -C build -j"$(nproc)" check
+	suite build check
 	# the same suite under AddressSanitizer and UndefinedBehaviorSanitizer
 	build build-asan --enable-sanitizers
-	make -C build-asan -j"$(nproc)" check
+	suite build-asan check
 	# the suites of threaded code (replay, the exporters' writer) under ThreadSanitizer
 	build build-tsan --enable-tsan
-	make -C build-tsan -j"$(nproc)" check-threads
+	suite build-tsan check-threads
 	# clang's ASan+UBSan (which see what GCC's do not): the regression inputs, damage,
 	# the corpus, and each libFuzzer target for 20 s (tests/fuzz/)
 	build build-fuzz CC=clang --enable-fuzzers
-	make -C build-fuzz -j"$(nproc)" fuzz-check
+	suite build-fuzz fuzz-check
 	make -C build -j"$(nproc)" distcheck >/dev/null
 	echo "quickstart: all tests passed"
 	;;

@@ -39,6 +39,26 @@ same_counts() {
 	done <"$TMP/perfs"
 }
 
+# first_round FILE: wait (up to 20 s) until a system-wide recording's first
+# round, the description of the system's tasks (some 100 KB), is on disk: by
+# then it takes its signals itself, however slow its start (ASan, a busy
+# machine; a SIGINT before that would kill it, as any process)
+first_round() {
+	n=0
+	while [ "$(stat -c %s "$1" 2>/dev/null || echo 0)" -lt 65536 ] && [ $n -lt 400 ]; do
+		sleep 0.05
+		n=$((n + 1))
+	done
+}
+
+# has_child PID NAME: a child of PID runs NAME
+has_child() {
+	for c in $(cat /proc/$1/task/*/children 2>/dev/null); do
+		[ "$(cat /proc/$c/comm 2>/dev/null)" = "$2" ] && return 0
+	done
+	return 1
+}
+
 # summary_counts ERRFILE: "ev NAME COUNT" from the summary, events with samples
 summary_counts() {
 	awk '/ samples$/ && $2 != 0 {print "ev " $1, $2}' "$1" | sort
@@ -81,20 +101,14 @@ perf sched latency -i "$TMP/z.data" 2>/dev/null | grep -q "sched-messaging" || f
 # ---- system-wide until SIGINT, then SIGKILL mid-run ----
 "$SREP_BIN" record -a -o "$TMP/a.data" 2>"$TMP/rec.err" &
 pid=$!
-sleep 0.5
+first_round "$TMP/a.data"
 $BENCH >/dev/null
 kill -INT $pid
 wait $pid || fail "record -a ended by SIGINT exited $?"
 same_counts "$TMP/a.data"
 "$SREP_BIN" record -a -o "$TMP/k.data" 2>/dev/null &
 pid=$!
-# killed only after its first round is on disk (the description of the
-# system's tasks, some 100 KB), however slow the start (ASan, a busy machine)
-n=0
-while [ "$(stat -c %s "$TMP/k.data" 2>/dev/null || echo 0)" -lt 65536 ] && [ $n -lt 200 ]; do
-	sleep 0.05
-	n=$((n + 1))
-done
+first_round "$TMP/k.data"
 $BENCH >/dev/null
 kill -KILL $pid
 wait $pid || true
@@ -134,7 +148,12 @@ same_counts "$TMP/c.data"
 perf script -i "$TMP/c.data" 2>/dev/null | grep -q "irq:softirq_entry: vec=" || fail "irq formats not carried"
 "$SREP_BIN" record -q -o "$TMP/i.data" -- sleep 10 &
 pid=$!
-sleep 1
+# the command is released (exec'd) once the recorder takes its signals
+n=0
+while ! has_child $pid sleep && [ $n -lt 400 ]; do
+	sleep 0.05
+	n=$((n + 1))
+done
 kill -INT $pid
 set +e
 wait $pid

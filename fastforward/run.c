@@ -66,19 +66,6 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* our children: the workload's first process, and orphans we are subreaper of */
-static void reap(struct ff_run *r)
-{
-	int pid, status;
-
-	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
-		if (pid == r->wl.pid) {
-			r->wl.exited = true;
-			r->wl.status = status;
-		}
-	}
-}
-
 /* take the signals that came while we were busy; true if one was SIGINT/SIGTERM */
 static bool drain(struct ff_run *r)
 {
@@ -90,7 +77,7 @@ static bool drain(struct ff_run *r)
 		if (sig == SIGINT || sig == SIGTERM)
 			interrupted = true;
 		else if (sig == SIGCHLD)
-			reap(r);
+			srep_rec_workload__reap(&r->wl);
 	}
 	return interrupted;
 }
@@ -132,7 +119,7 @@ static int wait_for(struct ff_run *r, uint64_t count, uint64_t aim, struct srep_
 		if (sig == SIGINT || sig == SIGTERM)
 			return GOT_INTERRUPT;
 		if (sig == SIGCHLD)
-			reap(r);
+			srep_rec_workload__reap(&r->wl);
 		if (r->wl.exited)
 			return GOT_EXIT;
 		if (counter_read(&r->k, &count, err))
@@ -206,7 +193,7 @@ static int approach(struct ff_run *r, uint64_t target, struct srep_ff_stop *st,
 		if (ret)
 			return ret;
 		hops++;
-		reap(r);
+		srep_rec_workload__reap(&r->wl);
 		if (r->wl.exited)
 			return GOT_EXIT;
 		if (r->o->exact && count > aim)

@@ -115,7 +115,8 @@ int srep_rec_parse_size(const char *s, uint64_t *out, struct srep_error *err);
  * A command run under observation (workload.c), shared by the recorder and
  * 'fastforward': forked first and held before exec, so counters can be
  * opened on its pid with enable_on_exec before it runs a single
- * instruction of its own; released by __start().
+ * instruction of its own; released by __start(). The caller makes itself
+ * child subreaper first (PR_SET_CHILD_SUBREAPER) and has no other children.
  */
 struct srep_rec_workload {
 	int pid;			/* 0: none */
@@ -130,10 +131,13 @@ int srep_rec_workload__prepare(struct srep_rec_workload *w, char *const *argv,
 /* let it exec; returns once exec succeeded, or the reason it failed */
 int srep_rec_workload__start(struct srep_rec_workload *w, char *const *argv,
 			     struct srep_error *err);
-/* true when it has exited (status filled); never waits */
+/* reaps every child that ended (we are subreaper of the command's orphans);
+ * true when the command has exited (status filled); never waits */
 bool srep_rec_workload__reap(struct srep_rec_workload *w);
 /* SIGKILL and reap (a held one just leaves) */
 void srep_rec_workload__kill(struct srep_rec_workload *w);
+/* stop it: SIGTERM, SIGKILL after 2 s, then end every process it left to us */
+void srep_rec_workload__end(struct srep_rec_workload *w);
 
 /*
  * A counting event by the name perf gives it (evname.c, the one parser of

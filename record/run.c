@@ -33,7 +33,6 @@
 #include "rec_local.h"
 
 #define POLL_MS		100	/* drain at least this often: latency trigger, quiet rings */
-#define STOP_WAIT_MS	2000	/* SIGTERM to a workload, then SIGKILL after this */
 
 enum trig { TRIG_NONE = 0, TRIG_DUMP, TRIG_DUMP_STOP };
 
@@ -372,7 +371,7 @@ static int finish(struct srep_recorder *r, bool drain_rest, struct srep_error *e
 {
 	struct pollfd pfd = { writer_fd(r->w), POLLIN, 0 };
 	uint64_t head, tail;
-	int ret = 0, waited;
+	int ret = 0;
 	size_t i, left;
 
 	counters_disable(&r->ctr);
@@ -386,12 +385,8 @@ static int finish(struct srep_recorder *r, bool drain_rest, struct srep_error *e
 		if (!ret)
 			ret = writer_error(r->w, err);
 	} while (drain_rest && !ret && left);
-	if (r->wl.pid && !srep_rec_workload__reap(&r->wl)) {
-		kill(r->wl.pid, SIGTERM);
-		for (waited = 0; waited < STOP_WAIT_MS && !srep_rec_workload__reap(&r->wl); waited += 10)
-			usleep(10000);
-		srep_rec_workload__kill(&r->wl);
-	}
+	if (r->wl.pid && !srep_rec_workload__reap(&r->wl))
+		srep_rec_workload__end(&r->wl);
 	return ret;
 }
 

@@ -4,16 +4,26 @@
  * forked first and held before exec, so its counters can be opened on its
  * pid with enable_on_exec; released when everything is ready. A failed exec comes back through a
  * close-on-exec pipe as the errno, so the recorder can say why.
+ *
+ * The caller is the command's child subreaper (PR_SET_CHILD_SUBREAPER), so
+ * the processes the command leaves behind come to us: reaped as they end,
+ * and ended with it when we have to stop it (a full disk, a signal), where
+ * they would otherwise run on, or wait forever for a parent that is gone.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "rec_local.h"
+
+#define END_WAIT_MS	2000	/* SIGTERM to the command, then SIGKILL after this */
+#define ORPHAN_ROUNDS	64	/* each round ends one generation of what it left */
 
 static void child(int go, int report, char *const *argv, bool stdout_is_trace)
 {
@@ -94,15 +104,18 @@ int srep_rec_workload__start(struct srep_rec_workload *w, char *const *argv,
 	return 0;
 }
 
+/* any child: the command, or one of the orphans it left us */
 bool srep_rec_workload__reap(struct srep_rec_workload *w)
 {
-	int status;
+	int pid, status;
 
-	if (!w->pid || w->exited)
-		return w->exited;
-	if (waitpid(w->pid, &status, WNOHANG) == w->pid) {
-		w->exited = true;
-		w->status = status;
+	if (!w->pid)
+		return false;
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		if (pid == w->pid) {
+			w->exited = true;
+			w->status = status;
+		}
 	}
 	return w->exited;
 }
@@ -123,4 +136,62 @@ void srep_rec_workload__kill(struct srep_rec_workload *w)
 		;
 	w->exited = true;
 	w->status = status;
+}
+
+/* SIGKILL and reap each child listed in 'path' (a task's children file); how many */
+static int kill_children_in(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	int pid, n = 0;
+
+	if (!f)
+		return 0;
+	while (fscanf(f, "%d", &pid) == 1) {
+		kill(pid, SIGKILL);
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+/* our children now are what the command left: end them; theirs come to us in turn */
+static void end_orphans(void)
+{
+	char path[64];
+	struct dirent *de;
+	int round, n;
+	DIR *d;
+
+	for (round = 0; round < ORPHAN_ROUNDS; round++) {
+		d = opendir("/proc/self/task");
+		if (!d)
+			return;
+		n = 0;
+		while ((de = readdir(d))) {
+			if (de->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "/proc/self/task/%.16s/children", de->d_name);
+			n += kill_children_in(path);
+		}
+		closedir(d);
+		if (!n)
+			return;
+	}
+}
+
+void srep_rec_workload__end(struct srep_rec_workload *w)
+{
+	int waited;
+
+	if (!w->pid)
+		return;
+	if (!srep_rec_workload__reap(w)) {
+		kill(w->pid, SIGTERM);
+		for (waited = 0; waited < END_WAIT_MS && !srep_rec_workload__reap(w); waited += 10)
+			usleep(10000);
+	}
+	srep_rec_workload__kill(w);
+	end_orphans();
 }

@@ -162,6 +162,31 @@ set -e
 [ $got = 130 ] || fail "a command cut short by SIGINT exited $got, expected 130"
 same_counts "$TMP/i.data"
 
+# ---- what the command leaves: ended with it when the recorder stops it
+# (a signal here), left alone when it exits by itself ----
+# pids_of WORDS: the processes that run the command line WORDS
+pids_of() {
+	for f in /proc/[0-9]*/cmdline; do
+		[ "$(tr '\0' ' ' <"$f" 2>/dev/null)" = "$* " ] && basename "${f%/cmdline}"
+	done
+	true
+}
+"$SREP_BIN" record -q -o "$TMP/o.data" -- sh -c 'sleep 6131 & sleep 6132' &
+pid=$!
+n=0
+while [ -z "$(pids_of sleep 6132)" ] && [ $n -lt 400 ]; do
+	sleep 0.05
+	n=$((n + 1))
+done
+kill -INT $pid
+wait $pid || true
+[ -z "$(pids_of sleep 6131)" ] || fail "the command's background child outlived the recording"
+[ -z "$(pids_of sleep 6132)" ] || fail "the command's child outlived the recording"
+expect_exit 0 "$SREP_BIN" record -q -o "$TMP/o.data" -- sh -c 'sleep 6133 & exit 0'
+left=$(pids_of sleep 6133)
+[ -n "$left" ] || fail "a child the command left running was ended"
+kill $left
+
 # ---- lost events: tiny rings; the summary's figures equal schedrep info's ----
 "$SREP_BIN" record -m 1 -o "$TMP/l.data" -- perf bench sched messaging -g 4 -l 100 >/dev/null 2>"$TMP/rec.err" ||
 	fail "record -m 1 failed"

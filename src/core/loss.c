@@ -64,24 +64,44 @@ static void close_at(struct loss_tracker *lt, struct loss_cpu *c, uint64_t time)
 		c->open = 0;
 }
 
+/* a sample older than the loss waiting on its CPU came before it in time: it
+ * moves the interval's start; a newer one ends the interval */
+static void on_sample(struct loss_tracker *lt, struct loss_cpu *c, uint64_t time)
+{
+	if (c->open && time < c->lost_at) {
+		if (!c->open_at_sample || time > c->open)
+			c->open = time;
+		c->open_at_sample = 1;
+		return;
+	}
+	c->last_sample = time;
+	close_at(lt, c, time);
+}
+
 void loss_on_sample_slow(struct loss_tracker *lt, int32_t cpu, uint64_t time)
 {
 	struct loss_cpu *c = cpu_of(lt, cpu);
 
 	if (!c)
 		return;
-	c->last_sample = time;
-	close_at(lt, c, time);
+	on_sample(lt, c, time);
 	if (cpu >= 0 && lt->cpus[0].open)
-		close_at(lt, &lt->cpus[0], time);
+		on_sample(lt, &lt->cpus[0], time);
 }
 
 void loss_on_lost(struct loss_tracker *lt, int32_t cpu, uint64_t time)
 {
 	struct loss_cpu *c = cpu_of(lt, cpu);
 
-	if (c && !c->open)
+	if (!c)
+		return;
+	if (!c->open) {
 		c->open = c->last_sample ? c->last_sample : time;
+		c->open_at_sample = c->last_sample != 0;
+		c->lost_at = time;
+	} else if (time > c->lost_at) {
+		c->lost_at = time;
+	}
 }
 
 static int cmp_start(const void *a, const void *b)

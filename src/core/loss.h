@@ -5,7 +5,10 @@
  * LOST or LOST_SAMPLES record, the interval on its CPU from the last sample
  * before it to the first sample after it (the end of the trace when none
  * follows); a record without a CPU uses the samples of any CPU. Lost time is
- * the union of those intervals. Feed events in time order per CPU.
+ * the union of those intervals. Feed events in time order per CPU, or as a
+ * ring holds them (the recorder): there the samples in flight when the
+ * kernel wrote the LOST record follow it, older than it, and count as
+ * before it, as a reader sorting by time sees them.
  *
  * Dependency-free: the recorder-only build links it too.
  */
@@ -19,6 +22,8 @@ struct loss_tracker {
 	struct loss_cpu {		/* index cpu + 1; 0 = records without a CPU */
 		uint64_t last_sample;
 		uint64_t open;		/* start of an interval waiting for a sample, 0 none */
+		uint64_t lost_at;	/* the newest loss record of that interval */
+		int open_at_sample;	/* the start is a sample's time, not the loss's */
 	} *cpus;
 	size_t nr_cpus;
 	struct loss_interval { uint64_t start, end; } *v;

@@ -19,12 +19,51 @@ START_TEST(one_cpu_intervals)
 	loss_on_sample(&lt, 0, 200);		/* [100, 200] */
 	loss_on_sample(&lt, 0, 300);
 	ck_assert_uint_eq(loss_total(&lt, 300), 100);
-	loss_on_lost(&lt, 0, 350);		/* before any sample on its CPU: from itself */
+	loss_on_lost(&lt, 0, 350);		/* from the last sample */
 	ck_assert_uint_eq(loss_total(&lt, 400), 100 + 100);	/* open: [300, 400] for now */
 	ck_assert_uint_eq(loss_total(&lt, 400), 200);		/* asking again changes nothing */
-	loss_on_sample(&lt, 0, 320);		/* a late sample closes it earlier */
-	ck_assert_uint_eq(loss_total(&lt, 400), 100 + 20);
+	/* as a ring holds them: samples in flight when the loss was written
+	 * follow it, older: in time they came before it, so they move the start */
+	loss_on_sample(&lt, 0, 320);
+	loss_on_sample(&lt, 0, 310);
+	ck_assert_uint_eq(loss_total(&lt, 400), 100 + 80);	/* [320, 400] */
+	loss_on_sample(&lt, 0, 390);		/* the first sample after it ends it */
+	ck_assert_uint_eq(loss_total(&lt, 500), 100 + 70);
 	loss_tracker_free(&lt);
+}
+END_TEST
+
+/* the same records in time order and in ring order give the same figure */
+START_TEST(ring_order_as_time_order)
+{
+	struct loss_tracker sorted, ring;
+
+	loss_tracker_init(&sorted);
+	loss_tracker_init(&ring);
+	/* a loss with no sample before it in the ring, and one sample in flight */
+	loss_on_sample(&sorted, 2, 40);
+	loss_on_lost(&sorted, 2, 50);
+	loss_on_sample(&sorted, 2, 90);
+	loss_on_lost(&ring, 2, 50);
+	loss_on_sample(&ring, 2, 40);
+	loss_on_sample(&ring, 2, 90);
+	ck_assert_uint_eq(loss_total(&sorted, 100), 50);
+	ck_assert_uint_eq(loss_total(&ring, 100), 50);
+	/* two losses in a row, a sample in flight after the first */
+	loss_on_sample(&sorted, 2, 100);
+	loss_on_sample(&sorted, 2, 105);
+	loss_on_lost(&sorted, 2, 110);
+	loss_on_lost(&sorted, 2, 130);
+	loss_on_sample(&sorted, 2, 140);
+	loss_on_sample(&ring, 2, 100);
+	loss_on_lost(&ring, 2, 110);
+	loss_on_sample(&ring, 2, 105);
+	loss_on_lost(&ring, 2, 130);
+	loss_on_sample(&ring, 2, 140);
+	ck_assert_uint_eq(loss_total(&sorted, 200), 50 + 35);	/* [105, 140] */
+	ck_assert_uint_eq(loss_total(&ring, 200), 50 + 35);
+	loss_tracker_free(&sorted);
+	loss_tracker_free(&ring);
 }
 END_TEST
 
@@ -87,6 +126,7 @@ int main(void)
 	TCase *tc = tcase_create("loss");
 
 	tcase_add_test(tc, one_cpu_intervals);
+	tcase_add_test(tc, ring_order_as_time_order);
 	tcase_add_test(tc, union_over_cpus);
 	tcase_add_test(tc, cpu_less_losses);
 	tcase_add_test(tc, many_intervals);

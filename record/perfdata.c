@@ -46,7 +46,8 @@ static int io_error(struct pd_out *o, const char *what, struct srep_error *err)
 	int e = errno;
 
 	return srep_error__set(err, SREP_E_IO, "'%s': cannot %s: %s%s", o->path, what, strerror(e),
-			       e == ENOSPC ? " (the file stays readable up to the last round written)" : "");
+			       e == ENOSPC && o->begun && !o->pipe ?
+			       " (the file stays readable up to the last round written)" : "");
 }
 
 static int pwrite_all(struct pd_out *o, const void *p, size_t len, uint64_t off,
@@ -325,7 +326,10 @@ int pd_begin(struct pd_out *o, int fd, bool pipe, const char *path, const struct
 	o->comp_mmap_len = m->comp_mmap_len;
 	if (m->compress && rz_new(&o->z, SREP_REC_ZSTD_LEVEL, err))
 		return err->code;
-	return pipe ? begin_pipe(o, m, err) : begin_file(o, m, err);
+	if (pipe ? begin_pipe(o, m, err) : begin_file(o, m, err))
+		return err->code;
+	o->begun = true;
+	return 0;
 }
 
 static int emit(struct pd_out *o, const void *p, size_t len, struct srep_error *err)

@@ -193,6 +193,7 @@ struct pd_out {
 	uint64_t raw_bytes;		/* record bytes before compression */
 	uint64_t bitmap[4];
 	bool visible;			/* the header shows the features */
+	bool begun;			/* header and attributes on disk: the file is readable */
 	uint8_t table[REC_MAX_FEATURES * 16];
 	size_t table_len;
 	uint64_t comp_feat_off;		/* COMPRESSED payload, patched at the end */

@@ -119,8 +119,10 @@ perf sched latency -i "$TMP/k.data" >/dev/null 2>&1 || fail "SIGKILL: perf sched
 # ---- a full disk: exit 1 with one line, the file readable up to the last round ----
 mkdir -p "$TMP/full"
 # (room for the description of every task on the system, the first round,
-# and a command that writes more than that)
-if mount -t tmpfs -o size=768k tmpfs "$TMP/full" 2>/dev/null; then
+# as the probe above wrote it, however many tasks this machine runs, and
+# 512 KiB more; the command writes some 6 MB)
+room=$((($(stat -c %s "$TMP/probe.data") + 524288) / 1024))
+if mount -t tmpfs -o size=${room}k tmpfs "$TMP/full" 2>/dev/null; then
 	trap 'st=$?; umount "$TMP/full" 2>/dev/null || true; (exit $st); on_exit' EXIT
 	expect_exit 1 "$SREP_BIN" record -q -o "$TMP/full/f.data" -- perf bench sched messaging -g 4 -l 200
 	grep -q "No space left on device (the file stays readable up to the last round written)" "$TMP/err" ||

@@ -55,6 +55,8 @@ static int grow_tasks(struct timeline *tl)
 			tl->tasks[slot_of(tl, old[i].tid)] = old[i];
 	}
 	free(old);
+	for (i = 0; i < tl->nr_cpus; i++)
+		tl->cpus[i].task = NULL;	/* the entries moved */
 	return 0;
 }
 
@@ -163,6 +165,7 @@ static void cpu_close(struct timeline *tl, struct tl_cpu *c, int32_t cpu_nr, uin
 	if (c->tid > 0 && tl->hooks->cpu_end)
 		tl->hooks->cpu_end(tl->arg, cpu_nr, c, end);
 	c->tid = -1;
+	c->task = NULL;
 	c->since = end;
 }
 
@@ -174,7 +177,8 @@ static void cpu_close(struct timeline *tl, struct tl_cpu *c, int32_t cpu_nr, uin
  */
 static void evict(struct timeline *tl, struct tl_cpu *c, int32_t cpu_nr, uint64_t time)
 {
-	struct tl_task *t = c->tid > 0 ? (struct tl_task *)tl_find(tl, c->tid) : NULL;
+	struct tl_task *t = c->task ? c->task :
+			    c->tid > 0 ? (struct tl_task *)tl_find(tl, c->tid) : NULL;
 
 	cpu_close(tl, c, cpu_nr, time);
 	if (t && t->state == TL_RUNNING && t->cpu == cpu_nr)
@@ -182,6 +186,18 @@ static void evict(struct timeline *tl, struct tl_cpu *c, int32_t cpu_nr, uint64_
 }
 
 /* ---- scheduling ---- */
+
+/*
+ * tl_task() for a task that may be the one running on 'c' (a switch's
+ * prev, a wakeup's waker): most are, and the CPU keeps its entry, which
+ * saves a hash lookup and a selection check per event.
+ */
+static struct tl_task *task_on(struct timeline *tl, struct tl_cpu *c, int32_t tid, int32_t pid)
+{
+	if (c && c->task && c->tid == tid)
+		return c->task;
+	return tl_task(tl, tid, pid);
+}
 
 /* 'tid' starts running on 'cpu_nr' */
 static void run_on(struct timeline *tl, int32_t cpu_nr, int32_t tid, int32_t pid, int32_t prio,
@@ -207,6 +223,7 @@ static void run_on(struct timeline *tl, int32_t cpu_nr, int32_t tid, int32_t pid
 	if (!c)
 		return;
 	c->tid = tid;
+	c->task = t;
 	c->pid = t->pid;
 	c->since = time > c->since ? time : c->since;
 	if (!tl->hooks->unnamed)
@@ -217,7 +234,7 @@ static void run_on(struct timeline *tl, int32_t cpu_nr, int32_t tid, int32_t pid
 static void stop(struct timeline *tl, const struct srep_event *ev, char state)
 {
 	struct tl_cpu *c = cpu(tl, ev->cpu);
-	struct tl_task *t = tl_task(tl, ev->u.sw.prev_tid, ev->u.sw.prev_pid);
+	struct tl_task *t = task_on(tl, c, ev->u.sw.prev_tid, ev->u.sw.prev_pid);
 
 	if (c && c->tid != -1 && c->tid != ev->u.sw.prev_tid)
 		evict(tl, c, ev->cpu, ev->time);
@@ -265,7 +282,8 @@ static void on_wakeup(struct timeline *tl, const struct srep_event *ev)
 	t->woken = true;
 	t->waker = ev->tid;		/* -1 when the sample did not say (an exiting task) */
 	t->waker_cpu = ev->cpu;
-	w = ev->tid > 0 ? tl_task(tl, ev->tid, ev->pid) : NULL;
+	w = ev->tid > 0 ? task_on(tl, ev->cpu >= 0 && (size_t)ev->cpu < tl->nr_cpus ?
+				  &tl->cpus[ev->cpu] : NULL, ev->tid, ev->pid) : NULL;
 	if (!tl->hooks->unnamed)
 		copy_comm(t->waker_comm, w && w->comm[0] ? w->comm : comm_of(tl, ev->tid));
 	/* the waker is seen running around the wakeup: the exporter may link them */

@@ -41,6 +41,7 @@ struct tl_task {
 
 struct tl_cpu {
 	int32_t tid, pid;		/* running there; tid -1 nobody known */
+	struct tl_task *task;		/* tid's entry, found once (NULL: not yet) */
 	uint64_t since;
 	char comm[SREP_COMM_MAX];
 	bool seen;

@@ -250,6 +250,7 @@ struct order_queue {
 	} *heap;			/* min head first */
 	size_t heap_len, heap_cap;
 	size_t *heap_pos;		/* per queue: its heap position, SIZE_MAX if absent */
+	struct order_heap_slot runner_up;	/* the least head but the root's; all ones if none */
 	struct order_chunk *chunk;		/* current arena chunk */
 	struct order_chunk *free_chunks;
 	size_t bytes;			/* arena bytes allocated */

@@ -148,6 +148,7 @@ struct evsel {
 	/* tracepoint binding (tp.c) */
 	struct tp_event *tp;
 	enum tp_kind kind;
+	uint32_t kind_bit;		/* SREP_EV_BIT of its samples' event, 0 for TP_NONE */
 };
 
 

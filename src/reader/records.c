@@ -157,6 +157,35 @@ static int truncated(struct srep_session *s, const struct rec *r, size_t need, s
 			r->type, need, avail, s->stats.total_records);
 }
 
+/*
+ * The common case, one bounds check: a whole, well-sized record of a file
+ * inside the current window. Anything else (nothing changed) takes the
+ * careful path.
+ */
+static bool read_top_mapped(struct srep_session *s, struct rec *r)
+{
+	struct srep_input *in = &s->in;
+	uint64_t off = s->pos, at;
+	const uint8_t *p;
+	uint16_t size;
+
+	if (s->pipe || !in->map || off < in->map_off || off >= s->data_end ||
+	    s->data_end - off < HDR_SIZE || in->map_len < HDR_SIZE ||
+	    off - in->map_off > in->map_len - HDR_SIZE)
+		return false;
+	at = off - in->map_off;
+	p = in->map + at;
+	size = srep_get16(p + 6, s->swap);
+	if (size < HDR_SIZE || size > s->data_end - off || size > in->map_len - at)
+		return false;
+	rec_header(s, p, r);
+	r->off = off;
+	r->inner = false;
+	if (off + size > in->consumed)
+		in->consumed = off + size;
+	return true;
+}
+
 /* 1 = a record in *r, 0 = end of the stream */
 static int read_top(struct srep_session *s, struct rec *r, struct srep_error *err)
 {
@@ -164,6 +193,8 @@ static int read_top(struct srep_session *s, struct rec *r, struct srep_error *er
 	size_t avail = 0;
 	int ret;
 
+	if (read_top_mapped(s, r))
+		return 1;
 	for (;;) {
 		memset(r, 0, sizeof(*r));
 		r->off = s->pos;
@@ -451,8 +482,7 @@ static int queue_kernel(struct srep_session *s, const struct rec *r, struct evse
 	int ret;
 
 	when_where(s, r, ev, &time, &cpu);
-	if (ev && s->skip_kinds && r->type == PERF_RECORD_SAMPLE && ev->kind != TP_NONE &&
-	    (s->skip_kinds & SREP_EV_BIT(tp_event_kind(ev->kind))))
+	if (ev && (s->skip_kinds & ev->kind_bit) && r->type == PERF_RECORD_SAMPLE)
 		return skip_sample(s, time, cpu);
 	if (!time) {
 		/* perf delivers records without a time at once, in arrival order */

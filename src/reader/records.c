@@ -580,7 +580,30 @@ static void drop_pending_tail(struct srep_session *s)
 	decomp_consume(s->dc, len);
 }
 
-/* read and process records until one must be delivered directly (1) or the end (0) */
+/* the next record of the stream itself (1), past its trailing payload; 0 = the end */
+static int next_top(struct srep_session *s, struct rec *r, uint64_t *extra, struct srep_error *err)
+{
+	int ret;
+
+	if (s->streams && (ret = streams_pick(s, err)))
+		return ret;
+	ret = read_top(s, r, err);
+	if (ret == 0)
+		drop_pending_tail(s);
+	if (ret <= 0)
+		return ret;
+	ret = trailing_payload(s, r, extra, err);
+	if (ret)
+		return ret;
+	s->pos += r->size + *extra;
+	s->stats.bytes = s->pos;
+	return 1;
+}
+
+/*
+ * Read and process one record: 2 = done, 1 = deliver s->direct now, 0 = the
+ * end. One call of process(): the compiler then inlines it.
+ */
 static int step(struct srep_session *s, struct srep_error *err)
 {
 	uint64_t extra = 0;
@@ -588,26 +611,13 @@ static int step(struct srep_session *s, struct srep_error *err)
 	int ret;
 
 	ret = read_inner(s, &r, err);
-	if (ret > 0) {
-		ret = process(s, &r, 0, err);
-		decomp_consume(s->dc, r.size);
-		return ret < 0 ? ret : ret ? 1 : 2;
-	}
-	if (ret < 0)
-		return ret;
-	if (s->streams && (ret = streams_pick(s, err)))
-		return ret;
-	ret = read_top(s, &r, err);
 	if (ret == 0)
-		drop_pending_tail(s);
+		ret = next_top(s, &r, &extra, err);
 	if (ret <= 0)
 		return ret;
-	ret = trailing_payload(s, &r, &extra, err);
-	if (ret)
-		return ret;
-	s->pos += r.size + extra;
-	s->stats.bytes = s->pos;
 	ret = process(s, &r, extra, err);
+	if (r.inner)
+		decomp_consume(s->dc, r.size);
 	return ret < 0 ? ret : ret ? 1 : 2;
 }
 

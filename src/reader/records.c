@@ -165,18 +165,17 @@ static int truncated(struct srep_session *s, const struct rec *r, size_t need, s
 static bool read_top_mapped(struct srep_session *s, struct rec *r)
 {
 	struct srep_input *in = &s->in;
-	uint64_t off = s->pos, at;
+	uint64_t off = s->pos, end = in->map_off + in->map_len;
 	const uint8_t *p;
 	uint16_t size;
 
-	if (s->pipe || !in->map || off < in->map_off || off >= s->data_end ||
-	    s->data_end - off < HDR_SIZE || in->map_len < HDR_SIZE ||
-	    off - in->map_off > in->map_len - HDR_SIZE)
+	if (s->data_end < end)
+		end = s->data_end;
+	if (s->pipe || !in->map || off < in->map_off || off >= end || end - off < HDR_SIZE)
 		return false;
-	at = off - in->map_off;
-	p = in->map + at;
+	p = in->map + (off - in->map_off);
 	size = srep_get16(p + 6, s->swap);
-	if (size < HDR_SIZE || size > s->data_end - off || size > in->map_len - at)
+	if (size < HDR_SIZE || size > end - off)
 		return false;
 	rec_header(s, p, r);
 	r->off = off;

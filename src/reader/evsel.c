@@ -137,14 +137,11 @@ static int id_map_put(struct srep_session *s, uint64_t id, uint32_t idx, struct 
 	return 0;
 }
 
-struct evsel *evsel_by_id(const struct srep_session *s, uint64_t id)
+struct evsel *evsel_by_id_slow(const struct srep_session *s, uint64_t id)
 {
 	struct srep_session *mut = (struct srep_session *)s;
 	size_t c = id & 63, j;
 
-	/* a handful of ids (events x CPUs) carry almost every sample */
-	if (s->id_cache_val[c] && s->id_cache_key[c] == id)
-		return &s->evsels[s->id_cache_val[c] - 1];
 	if (!s->id_slots)
 		return NULL;
 	j = id_hash(id, s->id_slots);

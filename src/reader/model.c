@@ -51,9 +51,13 @@ static const char *keep_str(struct srep_session *s, const uint8_t *src, size_t m
 
 /* ---- the task table ---- */
 
-/* comm: NULL, or an event's SREP_COMM_MAX bytes */
-static struct srep_task *note_task(struct srep_session *s, int32_t pid, int32_t tid,
-				   const char *comm, uint64_t time)
+/*
+ * comm: NULL, or an event's SREP_COMM_MAX bytes. Out of line, so that
+ * note_task()'s common case pays none of the register saves its work needs.
+ */
+__attribute__((noinline))
+static struct srep_task *note_task_update(struct srep_session *s, int32_t pid, int32_t tid,
+					  const char *comm, uint64_t time)
 {
 	struct srep_task *t;
 
@@ -75,6 +79,19 @@ static struct srep_task *note_task(struct srep_session *s, int32_t pid, int32_t 
 	}
 	task_seen(t, time);
 	return t;
+}
+
+/* most events name a known task again: then only its times move */
+static inline struct srep_task *note_task(struct srep_session *s, int32_t pid, int32_t tid,
+					  const char *comm, uint64_t time)
+{
+	struct srep_task *t = tid > 0 ? task_find(&s->tasks, tid) : NULL;
+
+	if (t && (pid < 0 || t->pid >= 0) && (!comm || !comm[0] || task_same_comm(t, comm))) {
+		task_seen(t, time);
+		return t;
+	}
+	return note_task_update(s, pid, tid, comm, time);
 }
 
 static int32_t pid_in(const struct srep_task *t)

@@ -5,7 +5,10 @@
  * perf writes each CPU's ring buffer in turn, so records of one CPU arrive
  * nearly in time order while CPUs interleave by whole chunks. Each CPU gets
  * its own sorted queue (appends, rarely a short insertion) and a small heap
- * over the queue heads merges them: O(log CPUs) per record.
+ * over the queue heads merges them: O(log CPUs) per record. Delivery comes
+ * in runs from one queue: the least head of the other queues (the
+ * "runner-up") is kept, and while the next head of the delivering queue is
+ * before it, the heap's root only takes the new key, without a sift.
  *
  * A record may leave when
  *  - it is not newer than the round limit: on FINISHED_ROUND everything up
@@ -116,6 +119,17 @@ static void heap_down(struct order_queue *q, size_t i)
 	}
 }
 
+/* the least head but the root's: heap[1] or heap[2] */
+static void runner_up_refresh(struct order_queue *q)
+{
+	static const struct order_heap_slot none = { UINT64_MAX, UINT64_MAX, 0 };
+	const struct order_heap_slot *r = q->heap_len > 1 ? &q->heap[1] : &none;
+
+	if (q->heap_len > 2 && before(&q->heap[2], r))
+		r = &q->heap[2];
+	q->runner_up = *r;
+}
+
 static void heap_remove(struct order_queue *q, size_t qi)
 {
 	size_t i = q->heap_pos[qi];
@@ -127,6 +141,7 @@ static void heap_remove(struct order_queue *q, size_t qi)
 		heap_down(q, i);
 		heap_up(q, i);
 	}
+	runner_up_refresh(q);
 }
 
 /* the head of queue 'qi' changed (or it became non-empty) */
@@ -150,6 +165,7 @@ static void heap_update(struct order_queue *q, size_t qi)
 		heap_down(q, i);
 	else
 		heap_up(q, i);
+	runner_up_refresh(q);
 }
 
 /* ---- per-CPU queues ---- */
@@ -342,16 +358,16 @@ void order_note_time(struct order_queue *q, uint64_t time)
 
 const struct order_entry *order_peek(struct order_queue *q)
 {
-	const struct order_entry *e;
+	uint64_t time;
 
 	if (!q->heap_len)
 		return NULL;
-	e = head_of(q, q->heap[0].qi);
-	if (q->flush_all || e->time <= q->round_limit || e->time <= q->last_out)
-		return e;
+	time = q->heap[0].time;	/* the root's key: its entry is only read if it goes */
+	if (q->flush_all || time <= q->round_limit || time <= q->last_out)
+		return head_of(q, q->heap[0].qi);
 	/* over the window: deliver the oldest until half of it is free again */
 	if (q->forced && q->bytes - q->bytes_free > q->limit / 2)
-		return e;
+		return head_of(q, q->heap[0].qi);
 	q->forced = false;
 	return NULL;
 }
@@ -368,10 +384,19 @@ void order_pop(struct order_queue *q)
 	c->head = (c->head + 1) & (c->cap - 1);
 	c->len--;
 	q->nr_queued--;
-	if (c->len)
-		heap_update(q, qi);
-	else
+	if (!c->len) {
 		heap_remove(q, qi);
+		return;
+	}
+	e = &c->e[c->head];
+	if (e->time < q->runner_up.time ||
+	    (e->time == q->runner_up.time && e->seq < q->runner_up.seq)) {
+		/* the run goes on: still the least head, the heap stays valid */
+		q->heap[0].time = e->time;
+		q->heap[0].seq = e->seq;
+		return;
+	}
+	heap_update(q, qi);
 }
 
 void order_round(struct order_queue *q)
@@ -401,6 +426,7 @@ void order_reset(struct order_queue *q)
 		q->heap_pos[i] = SIZE_MAX;
 	}
 	q->heap_len = 0;
+	runner_up_refresh(q);
 	q->seq = q->max_time = q->round_limit = q->round_pending = q->last_out = 0;
 	q->nr_queued = 0;
 	q->flush_all = q->forced = false;

@@ -148,6 +148,7 @@ struct evsel {
 	/* tracepoint binding (tp.c) */
 	struct tp_event *tp;
 	enum tp_kind kind;
+	uint32_t kind_bit;		/* SREP_EV_BIT of its samples' event, 0 for TP_NONE */
 };
 
 
@@ -250,6 +251,7 @@ struct order_queue {
 	} *heap;			/* min head first */
 	size_t heap_len, heap_cap;
 	size_t *heap_pos;		/* per queue: its heap position, SIZE_MAX if absent */
+	struct order_heap_slot runner_up;	/* the least head but the root's; all ones if none */
 	struct order_chunk *chunk;		/* current arena chunk */
 	struct order_chunk *free_chunks;
 	size_t bytes;			/* arena bytes allocated */
@@ -359,7 +361,17 @@ void task_table_free(struct task_table *tt);
 void task_table_reset(struct task_table *tt);
 /* the newest task with 'tid', created when missing (NULL only on ENOMEM) */
 struct srep_task *task_get(struct task_table *tt, int32_t tid);
-struct srep_task *task_find(const struct task_table *tt, int32_t tid);
+/* the hash behind task_find()'s cache: fills the cache */
+struct srep_task *task_find_slow(const struct task_table *tt, int32_t tid);
+/* the newest task with 'tid', or NULL; the recent ones without a call */
+static inline struct srep_task *task_find(const struct task_table *tt, int32_t tid)
+{
+	size_t r = (uint32_t)tid & 255;
+
+	if (tt->recent[r].t && tt->recent[r].tid == tid)
+		return tt->recent[r].t;
+	return task_find_slow(tt, tid);
+}
 /* a new task for 'tid' even if one exists (tid reuse after exit) */
 struct srep_task *task_new(struct task_table *tt, int32_t tid);
 int task_set_comm(struct srep_task *t, const char *comm, uint64_t time);
@@ -521,7 +533,17 @@ struct evsel *evsel_add(struct srep_session *s, const struct perf_attr *attr,
 			struct srep_error *err);
 int evsel_add_ids(struct srep_session *s, struct evsel *ev, const uint8_t *ids, size_t nr,
 		  struct srep_error *err);
-struct evsel *evsel_by_id(const struct srep_session *s, uint64_t id);
+/* the id map behind evsel_by_id()'s cache: fills the cache */
+struct evsel *evsel_by_id_slow(const struct srep_session *s, uint64_t id);
+static inline struct evsel *evsel_by_id(const struct srep_session *s, uint64_t id)
+{
+	size_t c = id & 63;
+
+	/* a handful of ids (events x CPUs) carry almost every sample: no call */
+	if (s->id_cache_val[c] && s->id_cache_key[c] == id)
+		return &s->evsels[s->id_cache_val[c] - 1];
+	return evsel_by_id_slow(s, id);
+}
 /* which evsel a SAMPLE body / a trailer belongs to (NULL: unknown id) */
 struct evsel *evsel_for_sample(const struct srep_session *s, const uint8_t *body, size_t len);
 struct evsel *evsel_for_trailer(const struct srep_session *s, const uint8_t *body, size_t len);

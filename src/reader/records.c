@@ -157,6 +157,34 @@ static int truncated(struct srep_session *s, const struct rec *r, size_t need, s
 			r->type, need, avail, s->stats.total_records);
 }
 
+/*
+ * The common case, one bounds check: a whole, well-sized record of a file
+ * inside the current window. Anything else (nothing changed) takes the
+ * careful path.
+ */
+static bool read_top_mapped(struct srep_session *s, struct rec *r)
+{
+	struct srep_input *in = &s->in;
+	uint64_t off = s->pos, end = in->map_off + in->map_len;
+	const uint8_t *p;
+	uint16_t size;
+
+	if (s->data_end < end)
+		end = s->data_end;
+	if (s->pipe || !in->map || off < in->map_off || off >= end || end - off < HDR_SIZE)
+		return false;
+	p = in->map + (off - in->map_off);
+	size = srep_get16(p + 6, s->swap);
+	if (size < HDR_SIZE || size > end - off)
+		return false;
+	rec_header(s, p, r);
+	r->off = off;
+	r->inner = false;
+	if (off + size > in->consumed)
+		in->consumed = off + size;
+	return true;
+}
+
 /* 1 = a record in *r, 0 = end of the stream */
 static int read_top(struct srep_session *s, struct rec *r, struct srep_error *err)
 {
@@ -164,6 +192,8 @@ static int read_top(struct srep_session *s, struct rec *r, struct srep_error *er
 	size_t avail = 0;
 	int ret;
 
+	if (read_top_mapped(s, r))
+		return 1;
 	for (;;) {
 		memset(r, 0, sizeof(*r));
 		r->off = s->pos;
@@ -451,8 +481,7 @@ static int queue_kernel(struct srep_session *s, const struct rec *r, struct evse
 	int ret;
 
 	when_where(s, r, ev, &time, &cpu);
-	if (ev && s->skip_kinds && r->type == PERF_RECORD_SAMPLE && ev->kind != TP_NONE &&
-	    (s->skip_kinds & SREP_EV_BIT(tp_event_kind(ev->kind))))
+	if (ev && (s->skip_kinds & ev->kind_bit) && r->type == PERF_RECORD_SAMPLE)
 		return skip_sample(s, time, cpu);
 	if (!time) {
 		/* perf delivers records without a time at once, in arrival order */
@@ -550,7 +579,30 @@ static void drop_pending_tail(struct srep_session *s)
 	decomp_consume(s->dc, len);
 }
 
-/* read and process records until one must be delivered directly (1) or the end (0) */
+/* the next record of the stream itself (1), past its trailing payload; 0 = the end */
+static int next_top(struct srep_session *s, struct rec *r, uint64_t *extra, struct srep_error *err)
+{
+	int ret;
+
+	if (s->streams && (ret = streams_pick(s, err)))
+		return ret;
+	ret = read_top(s, r, err);
+	if (ret == 0)
+		drop_pending_tail(s);
+	if (ret <= 0)
+		return ret;
+	ret = trailing_payload(s, r, extra, err);
+	if (ret)
+		return ret;
+	s->pos += r->size + *extra;
+	s->stats.bytes = s->pos;
+	return 1;
+}
+
+/*
+ * Read and process one record: 2 = done, 1 = deliver s->direct now, 0 = the
+ * end. One call of process(): the compiler then inlines it.
+ */
 static int step(struct srep_session *s, struct srep_error *err)
 {
 	uint64_t extra = 0;
@@ -558,26 +610,13 @@ static int step(struct srep_session *s, struct srep_error *err)
 	int ret;
 
 	ret = read_inner(s, &r, err);
-	if (ret > 0) {
-		ret = process(s, &r, 0, err);
-		decomp_consume(s->dc, r.size);
-		return ret < 0 ? ret : ret ? 1 : 2;
-	}
-	if (ret < 0)
-		return ret;
-	if (s->streams && (ret = streams_pick(s, err)))
-		return ret;
-	ret = read_top(s, &r, err);
 	if (ret == 0)
-		drop_pending_tail(s);
+		ret = next_top(s, &r, &extra, err);
 	if (ret <= 0)
 		return ret;
-	ret = trailing_payload(s, &r, &extra, err);
-	if (ret)
-		return ret;
-	s->pos += r.size + extra;
-	s->stats.bytes = s->pos;
 	ret = process(s, &r, extra, err);
+	if (r.inner)
+		decomp_consume(s->dc, r.size);
 	return ret < 0 ? ret : ret ? 1 : 2;
 }
 

@@ -73,15 +73,12 @@ static int rehash(struct task_table *tt)
 	return 0;
 }
 
-struct srep_task *task_find(const struct task_table *tt, int32_t tid)
+struct srep_task *task_find_slow(const struct task_table *tt, int32_t tid)
 {
 	struct task_table *mut = (struct task_table *)tt;
 	size_t r = (uint32_t)tid & 255, j;
 	struct srep_task *t;
 
-	t = tt->recent[r].t;
-	if (t && tt->recent[r].tid == tid)
-		return t;
 	if (!tt->nr_slots)
 		return NULL;
 	j = slot_of(tt, tid);

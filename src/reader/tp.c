@@ -370,6 +370,7 @@ void tp_bind(struct srep_session *s, struct evsel *ev)
 
 	ev->tp = NULL;
 	ev->kind = TP_NONE;
+	ev->kind_bit = 0;
 	if (ev->attr.type != PERF_TYPE_TRACEPOINT || !tp || !tp->has_data ||
 	    ev->attr.config > INT_MAX)
 		return;
@@ -382,6 +383,8 @@ void tp_bind(struct srep_session *s, struct evsel *ev)
 		return;		/* no memory: the samples stay generic */
 	ev->tp = t;
 	ev->kind = t->kind;
+	/* the skip test of every record, without a table look-up */
+	ev->kind_bit = t->kind != TP_NONE ? SREP_EV_BIT(tp_event_kind(t->kind)) : 0;
 	if (!ev->name_from_file && tev->system && tev->name) {
 		snprintf(name, sizeof(name), "%s:%s", tev->system, tev->name);
 		/* on failure the derived name stays: nothing worse than that */

@@ -93,10 +93,11 @@ AM_TESTS_ENVIRONMENT = \
 	SREP_BIN='$(abs_top_builddir)/schedrep'; export SREP_BIN;
 
 # the suites of the code that runs threads (replay's mockups, the exporters'
-# writer): what the --enable-tsan build runs (quickstart.sh test)
+# writer, the reader's window prefetch): what the --enable-tsan build runs
+# (quickstart.sh test)
 THREAD_UNIT_TESTS = tests/replay/check_replay_plan tests/replay/check_replay_run \
 	tests/replay/check_replay_report tests/formats/check_emit \
-	tests/formats/check_fmt_perfetto
+	tests/formats/check_fmt_perfetto tests/reader/check_input
 THREAD_TESTS = $(THREAD_UNIT_TESTS) tests/cli/replay.sh tests/cli/convert.sh
 check-threads: schedrep $(THREAD_UNIT_TESTS) $(TEST_TOOLS)
 	$(MAKE) $(AM_MAKEFLAGS) check-TESTS TESTS='$(THREAD_TESTS)'

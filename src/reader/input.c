@@ -14,13 +14,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "reader.h"
 
 #define WINDOW_SIZE	(2u << 20)	/* mapped at a time: bounds resident file pages */
+#define RECORD_MAX	65536u		/* a record's most: its header's size is 16 bits */
 #define PIPE_READ_SIZE	(1u << 20)	/* one read() from a pipe asks for this much */
 
 static int io_error(struct srep_error *err, const char *what)
@@ -78,12 +78,13 @@ static void retire_window(struct srep_input *in)
 		w->retired = true;
 		return;
 	}
-	munmap(w->map, w->len);
+	prefetch_unmap(w->pf, w->map, w->len);
 	free(w);
 }
 
 void input_close(struct srep_input *in)
 {
+	prefetch_free(in->pf);
 	retire_window(in);
 	free(in->buf);
 	if (in->fd >= 0)
@@ -92,36 +93,58 @@ void input_close(struct srep_input *in)
 	in->fd = -1;
 }
 
+/*
+ * The window after the current one, for prefetch.c's thread to map while
+ * this one is read: it starts a record's most before this one's end, so
+ * the record that crosses the edge lies wholly in it. Files of a few
+ * windows are mapped as they come.
+ */
+static void ask_next(struct srep_input *in)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t end = in->map_off + in->map_len, start;
+
+	if (!in->pf && !in->pf_tried && in->size > 2 * (uint64_t)WINDOW_SIZE) {
+		in->pf_tried = true;
+		in->pf = prefetch_new(in->fd);
+	}
+	if (!in->pf || end >= in->size || end < RECORD_MAX)
+		return;
+	start = (end - RECORD_MAX) & ~(page - 1);
+	prefetch_ask(in->pf, start, in->size - start < WINDOW_SIZE ? (size_t)(in->size - start) :
+				    WINDOW_SIZE);
+}
+
 static int map_window(struct srep_input *in, uint64_t off, size_t len, struct srep_error *err)
 {
 	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
 	uint64_t start = off & ~(page - 1);
-	uint64_t want = off - start + len;
-
+	size_t want = (size_t)(off - start) + len;
 	struct input_window *w;
 	void *p;
 
 	if (want < WINDOW_SIZE)
 		want = WINDOW_SIZE;
 	if (start + want > in->size)
-		want = in->size - start;
+		want = (size_t)(in->size - start);
 	retire_window(in);
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return srep_error__set(err, SREP_E_NOMEM, "no memory for an input window");
+	p = in->pf ? prefetch_take(in->pf, off, len, &start, &want) : NULL;
 	/* one populate call is cheaper than a page fault per 64 KiB as we walk */
-	p = mmap(NULL, want, PROT_READ, MAP_PRIVATE | MAP_POPULATE, in->fd, (off_t)start);
-	if (p == MAP_FAILED) {
+	if (!p && !(p = prefetch_map(in->fd, start, want))) {
 		free(w);
 		return io_error(err, "cannot map the input");
 	}
-	madvise(p, want, MADV_SEQUENTIAL);
 	w->map = p;
 	w->len = want;
+	w->pf = prefetch_get(in->pf);
 	in->win = w;
 	in->map = p;
 	in->map_off = start;
 	in->map_len = want;
+	ask_next(in);
 	return 0;
 }
 
@@ -240,7 +263,7 @@ void input_unhold(struct input_window *w)
 {
 	if (--w->holds || !w->retired)
 		return;
-	munmap(w->map, w->len);
+	prefetch_unmap(w->pf, w->map, w->len);
 	free(w);
 }
 

@@ -163,6 +163,7 @@ struct input_window {
 	size_t len;
 	size_t holds;			/* records queued in place */
 	bool retired;			/* no longer the current window: the last unhold unmaps */
+	struct input_prefetch *pf;	/* unmaps it off the reader's path; NULL: we do */
 };
 
 struct srep_input {
@@ -175,6 +176,8 @@ struct srep_input {
 	uint64_t map_off;
 	size_t map_len;
 	struct input_window *win;	/* NULL for the caller's buffer and pipes */
+	struct input_prefetch *pf;	/* maps the next window meanwhile (prefetch.c) */
+	bool pf_tried;
 	/* pipe: buffered bytes [buf_off, buf_off + buf_len) */
 	uint8_t *buf;
 	size_t buf_cap, buf_len;
@@ -182,6 +185,20 @@ struct srep_input {
 	bool eof;
 	uint64_t consumed;		/* highest offset handed out: for progress */
 };
+
+/* prefetch.c: the next window of a file, mapped on a second thread */
+struct input_prefetch;
+struct input_prefetch *prefetch_new(int fd);	/* NULL: no thread, map everything here */
+void *prefetch_map(int fd, uint64_t start, size_t len);	/* NULL (errno) on failure */
+void prefetch_ask(struct input_prefetch *pf, uint64_t start, size_t len);
+/* the window asked for when it holds [off, off + len) (the caller owns it), else NULL */
+void *prefetch_take(struct input_prefetch *pf, uint64_t off, size_t len, uint64_t *start,
+		    size_t *map_len);
+/* a window's reference, so the thread unmaps it even after the input closed */
+struct input_prefetch *prefetch_get(struct input_prefetch *pf);
+/* unmap (on the thread when there is one) and drop the reference; pf may be NULL */
+void prefetch_unmap(struct input_prefetch *pf, void *map, size_t len);
+void prefetch_free(struct input_prefetch *pf);
 
 int input_open(struct srep_input *in, const char *path, struct srep_error *err);
 void input_open_mem(struct srep_input *in, const void *buf, size_t len);

@@ -149,6 +149,46 @@ START_TEST(held_windows)
 }
 END_TEST
 
+/*
+ * Read front to back, a file's next window is mapped on prefetch.c's
+ * thread: it starts a record's most (64 KiB) before the current one's end,
+ * where the reader would have started it at the record that crosses the
+ * edge. A jump back maps for itself, and the reading goes on right after.
+ */
+START_TEST(prefetched_windows)
+{
+	const size_t size = 4 * WINDOW + 777, step = 4000;
+	char *dir, *path;
+	uint8_t *buf = pattern(size);
+	struct srep_input in;
+	struct srep_error err = { 0 };
+	uint64_t off, prefetched = 0;
+
+	path = write_tmp(buf, size, &dir);
+	ck_assert_int_eq(input_open(&in, path, &err), 0);
+	for (off = 0; off + step <= size; off += step) {
+		uint64_t before = in.map_off;
+
+		expect_bytes(&in, off, step);
+		if (off && in.map_off != before && in.map_off + 65536 ==
+		    ((before + WINDOW) & ~(uint64_t)(sysconf(_SC_PAGESIZE) - 1)))
+			prefetched++;
+	}
+	ck_assert_ptr_nonnull(in.pf);
+	/* every window after the first: each starts 64 KiB back, so 8 MB take five */
+	ck_assert_uint_eq(prefetched, 4);
+	expect_bytes(&in, 10, 100);		/* back: not what was prefetched */
+	ck_assert_uint_eq(in.map_off, 0);
+	expect_bytes(&in, WINDOW + 5, 100);
+	expect_bytes(&in, size - 1, 1);
+	input_close(&in);
+	tu_rmdir(dir);
+	free(dir);
+	free(path);
+	free(buf);
+}
+END_TEST
+
 /* the caller's buffer is not ours to lend (pipes' buffers move: they lend nothing either) */
 START_TEST(memory_does_not_lend)
 {
@@ -442,6 +482,7 @@ int main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, file_windows);
 	tcase_add_test(tc, held_windows);
+	tcase_add_test(tc, prefetched_windows);
 	tcase_add_test(tc, memory_does_not_lend);
 	tcase_add_test(tc, file_truncation_avail);
 	tcase_add_test(tc, open_errors);

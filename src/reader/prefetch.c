@@ -29,8 +29,7 @@ enum pf_state { PF_IDLE, PF_ASKED, PF_READY };
 
 struct input_prefetch {
 	pthread_t thread;
-	bool running;			/* the thread is there (until prefetch_free) */
-	bool quit;
+	bool quit;			/* the thread ends once its queue is done */
 	size_t users;			/* the input and its windows */
 	pthread_mutex_t lock;
 	pthread_cond_t wake;		/* to the thread: asked, an unmap, or quit */
@@ -105,7 +104,6 @@ struct input_prefetch *prefetch_new(int fd)
 		free(pf);
 		return NULL;	/* the reader maps every window itself */
 	}
-	pf->running = true;
 	pf->users = 1;
 	return pf;
 }
@@ -133,7 +131,7 @@ void prefetch_unmap(struct input_prefetch *pf, void *map, size_t len)
 
 	if (pf) {
 		pthread_mutex_lock(&pf->lock);
-		if (pf->running && pf->nr_unmap < UNMAP_QUEUE) {
+		if (!pf->quit && pf->nr_unmap < UNMAP_QUEUE) {
 			pf->unmap[pf->nr_unmap].map = map;
 			pf->unmap[pf->nr_unmap++].len = len;
 			pthread_cond_signal(&pf->wake);
@@ -209,7 +207,6 @@ void prefetch_free(struct input_prefetch *pf)
 	pthread_cond_signal(&pf->wake);
 	pthread_mutex_unlock(&pf->lock);
 	pthread_join(pf->thread, NULL);
-	pf->running = false;
 	if (p)
 		munmap(p, pf->len);
 	put(pf);

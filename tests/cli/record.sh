@@ -39,16 +39,21 @@ same_counts() {
 	done <"$TMP/perfs"
 }
 
-# first_round FILE: wait (up to 20 s) until a system-wide recording's first
-# round, the description of the system's tasks (some 100 KB), is on disk: by
-# then it takes its signals itself, however slow its start (ASan, a busy
-# machine; a SIGINT before that would kill it, as any process)
-first_round() {
+# wait_until CMD...: up to 20 s for CMD to succeed, however slow the
+# machine (ASan, a busy CI); what is waited for is checked after
+wait_until() {
 	n=0
-	while [ "$(stat -c %s "$1" 2>/dev/null || echo 0)" -lt 65536 ] && [ $n -lt 400 ]; do
+	while ! "$@" && [ $n -lt 400 ]; do
 		sleep 0.05
 		n=$((n + 1))
 	done
+}
+
+# first_round FILE: a system-wide recording's first round, the description
+# of the system's tasks (some 100 KB), is on disk: by then it takes its
+# signals itself (a SIGINT before that would kill it, as any process)
+first_round() {
+	[ "$(stat -c %s "$1" 2>/dev/null || echo 0)" -ge 65536 ]
 }
 
 # has_child PID NAME: a child of PID runs NAME
@@ -101,14 +106,14 @@ perf sched latency -i "$TMP/z.data" 2>/dev/null | grep -q "sched-messaging" || f
 # ---- system-wide until SIGINT, then SIGKILL mid-run ----
 "$SREP_BIN" record -a -o "$TMP/a.data" 2>"$TMP/rec.err" &
 pid=$!
-first_round "$TMP/a.data"
+wait_until first_round "$TMP/a.data"
 $BENCH >/dev/null
 kill -INT $pid
 wait $pid || fail "record -a ended by SIGINT exited $?"
 same_counts "$TMP/a.data"
 "$SREP_BIN" record -a -o "$TMP/k.data" 2>/dev/null &
 pid=$!
-first_round "$TMP/k.data"
+wait_until first_round "$TMP/k.data"
 $BENCH >/dev/null
 kill -KILL $pid
 wait $pid || true
@@ -158,11 +163,7 @@ perf script -i "$TMP/c.data" 2>/dev/null | grep -q "irq:softirq_entry: vec=" || 
 "$SREP_BIN" record -q -o "$TMP/i.data" -- sleep 10 &
 pid=$!
 # the command is released (exec'd) once the recorder takes its signals
-n=0
-while ! has_child $pid sleep && [ $n -lt 400 ]; do
-	sleep 0.05
-	n=$((n + 1))
-done
+wait_until has_child $pid sleep
 kill -INT $pid
 set +e
 wait $pid
@@ -180,17 +181,17 @@ pids_of() {
 	done
 	true
 }
+# running WORDS: some process runs the command line WORDS
+running() {
+	[ -n "$(pids_of "$@")" ]
+}
 "$SREP_BIN" record -q -o "$TMP/o.data" -- sh -c 'sleep 6131 & sleep 6132' &
 pid=$!
-n=0
-while [ -z "$(pids_of sleep 6132)" ] && [ $n -lt 400 ]; do
-	sleep 0.05
-	n=$((n + 1))
-done
+wait_until running sleep 6132
 kill -INT $pid
 wait $pid || true
-[ -z "$(pids_of sleep 6131)" ] || fail "the command's background child outlived the recording"
-[ -z "$(pids_of sleep 6132)" ] || fail "the command's child outlived the recording"
+! running sleep 6131 || fail "the command's background child outlived the recording"
+! running sleep 6132 || fail "the command's child outlived the recording"
 expect_exit 0 "$SREP_BIN" record -q -o "$TMP/o.data" -- sh -c 'sleep 6133 & exit 0'
 left=$(pids_of sleep 6133)
 [ -n "$left" ] || fail "a child the command left running was ended"

@@ -65,6 +65,12 @@ void input_open_mem(struct srep_input *in, const void *buf, size_t len)
 	in->map_len = len;
 }
 
+static void window_free(struct input_window *w)
+{
+	prefetch_unmap(w->pf, w->map, w->len);
+	free(w);
+}
+
 /* the current window is left: unmapped now, or by the last record it lends */
 static void retire_window(struct srep_input *in)
 {
@@ -78,8 +84,7 @@ static void retire_window(struct srep_input *in)
 		w->retired = true;
 		return;
 	}
-	prefetch_unmap(w->pf, w->map, w->len);
-	free(w);
+	window_free(w);
 }
 
 void input_close(struct srep_input *in)
@@ -263,8 +268,7 @@ void input_unhold(struct input_window *w)
 {
 	if (--w->holds || !w->retired)
 		return;
-	prefetch_unmap(w->pf, w->map, w->len);
-	free(w);
+	window_free(w);
 }
 
 static int tmpfile_fd(struct srep_error *err)

@@ -26,7 +26,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -307,7 +306,7 @@ int srep_ff__run(const struct srep_ff_opts *o, struct srep_ff_result *res,
 		 struct srep_error *err)
 {
 	struct ff_run r = { .o = o, .k = { .fd = -1 }, .threads = 1 };
-	int ret, was_subreaper = 0, old_policy = 0;
+	int ret, old_policy = 0;
 	struct sched_param old_param = { 0 };
 	uint64_t first = 0;
 	bool raised;
@@ -320,8 +319,6 @@ int srep_ff__run(const struct srep_ff_opts *o, struct srep_ff_result *res,
 	sigaddset(&r.waitset, SIGTERM);
 	sigaddset(&r.waitset, SIGIO);
 	sigprocmask(SIG_BLOCK, &r.waitset, &old);
-	prctl(PR_GET_CHILD_SUBREAPER, &was_subreaper);
-	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	ret = srep_rec_workload__prepare(&r.wl, o->argv, false, err);
 	raised = !ret && wake_first(&old_policy, &old_param);
 	if (!ret)
@@ -342,7 +339,7 @@ int srep_ff__run(const struct srep_ff_opts *o, struct srep_ff_result *res,
 	tree_free(&r.tree);
 	if (raised)
 		sched_setscheduler(0, old_policy, &old_param);
-	prctl(PR_SET_CHILD_SUBREAPER, was_subreaper);
+	srep_rec_workload__done(&r.wl);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return ret;
 }

@@ -371,8 +371,6 @@ struct srep_recorder {
 	int32_t *tids;			/* -p: their threads; a workload: its pid */
 	size_t nr_tids;
 	struct srep_rec_workload wl;
-	bool subreaper;			/* we made ourselves the command's subreaper */
-	int was_subreaper;		/* restored when the recorder goes */
 	struct rec_counters ctr;
 	char *path;			/* the output, or the dumps' base name */
 	int out_fd;

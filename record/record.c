@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -255,10 +254,6 @@ static int setup(struct srep_recorder *r, struct srep_error *err)
 	if (evlist_build(&r->el, &r->o, r->tracefs, err) || find_cpus(r, err))
 		return err->code;
 	r->st.skipped_events = r->el.skipped;
-	if (r->o.argv) {
-		prctl(PR_GET_CHILD_SUBREAPER, &r->was_subreaper);
-		r->subreaper = !prctl(PR_SET_CHILD_SUBREAPER, 1);
-	}
 	if (r->o.argv &&
 	    srep_rec_workload__prepare(&r->wl, r->o.argv,
 				       !r->o.ring_bytes && r->o.output && !strcmp(r->o.output, "-"), err))
@@ -321,8 +316,7 @@ void srep_recorder__delete(struct srep_recorder *r)
 		return;
 	counters_close(&r->ctr);
 	srep_rec_workload__kill(&r->wl);
-	if (r->subreaper)
-		prctl(PR_SET_CHILD_SUBREAPER, r->was_subreaper);
+	srep_rec_workload__done(&r->wl);
 	writer_free(r->w);
 	if (r->pd_open)
 		pd_free(&r->pd);

@@ -115,14 +115,17 @@ int srep_rec_parse_size(const char *s, uint64_t *out, struct srep_error *err);
  * A command run under observation (workload.c), shared by the recorder and
  * 'fastforward': forked first and held before exec, so counters can be
  * opened on its pid with enable_on_exec before it runs a single
- * instruction of its own; released by __start(). The caller makes itself
- * child subreaper first (PR_SET_CHILD_SUBREAPER) and has no other children.
+ * instruction of its own; released by __start(). __prepare() makes the
+ * caller the command's child subreaper (PR_SET_CHILD_SUBREAPER) until
+ * __done(); the caller has no other children.
  */
 struct srep_rec_workload {
 	int pid;			/* 0: none */
 	int go_fd, err_fd;
 	bool exited;
 	int status;			/* wait status once exited */
+	bool subreaper;			/* __prepare() made us subreaper; __done() undoes it */
+	int was_subreaper;
 };
 
 /* fork, held; with 'stdout_is_trace' its stdout goes to our stderr */
@@ -138,6 +141,8 @@ bool srep_rec_workload__reap(struct srep_rec_workload *w);
 void srep_rec_workload__kill(struct srep_rec_workload *w);
 /* stop it: SIGTERM, SIGKILL after 2 s, then end every process it left to us */
 void srep_rec_workload__end(struct srep_rec_workload *w);
+/* the caller is done with it: subreaper as before __prepare() */
+void srep_rec_workload__done(struct srep_rec_workload *w);
 
 /*
  * A counting event by the name perf gives it (evname.c, the one parser of

@@ -5,8 +5,8 @@
  * pid with enable_on_exec; released when everything is ready. A failed exec comes back through a
  * close-on-exec pipe as the errno, so the recorder can say why.
  *
- * The caller is the command's child subreaper (PR_SET_CHILD_SUBREAPER), so
- * the processes the command leaves behind come to us: reaped as they end,
+ * The caller is made the command's child subreaper (PR_SET_CHILD_SUBREAPER),
+ * so the processes the command leaves behind come to us: reaped as they end,
  * and ended with it when we have to stop it (a full disk, a signal), where
  * they would otherwise run on, or wait forever for a parent that is gone.
  */
@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -56,6 +57,8 @@ int srep_rec_workload__prepare(struct srep_rec_workload *w, char *const *argv,
 
 	memset(w, 0, sizeof(*w));
 	w->go_fd = w->err_fd = -1;
+	prctl(PR_GET_CHILD_SUBREAPER, &w->was_subreaper);
+	w->subreaper = !prctl(PR_SET_CHILD_SUBREAPER, 1);
 	if (pipe2(go, O_CLOEXEC))
 		return srep_error__set(err, SREP_E_IO, "pipe: %s", strerror(errno));
 	if (pipe2(report, O_CLOEXEC)) {
@@ -194,4 +197,11 @@ void srep_rec_workload__end(struct srep_rec_workload *w)
 	}
 	srep_rec_workload__kill(w);
 	end_orphans();
+}
+
+void srep_rec_workload__done(struct srep_rec_workload *w)
+{
+	if (w->subreaper)
+		prctl(PR_SET_CHILD_SUBREAPER, w->was_subreaper);
+	w->subreaper = false;
 }
